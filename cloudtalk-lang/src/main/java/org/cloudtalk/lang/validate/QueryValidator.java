@@ -1,0 +1,287 @@
+package org.cloudtalk.lang.validate;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.cloudtalk.lang.ErrorCode;
+import org.cloudtalk.lang.QueryError;
+import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.lang.Span;
+import org.cloudtalk.lang.ast.Attribute;
+import org.cloudtalk.lang.ast.Dimension;
+import org.cloudtalk.lang.ast.Endpoint;
+import org.cloudtalk.lang.ast.Expression;
+import org.cloudtalk.lang.ast.Flow;
+import org.cloudtalk.lang.ast.FlowSelector;
+import org.cloudtalk.lang.ast.Identifier;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.ast.VariableDeclaration;
+import org.cloudtalk.lang.print.QueryPrinter;
+
+/**
+ * Semantic checks on a parsed (or built) query. Collects every problem rather than stopping at the first, so a user
+ * fixes a query in one round.
+ */
+public final class QueryValidator {
+    private final Query query;
+    private final FlowResolver flows;
+    private final List<QueryError> errors = new ArrayList<>();
+
+    private QueryValidator(Query query) {
+        this.query = query;
+        this.flows = new FlowResolver(query);
+    }
+
+    /** Throws a {@link QueryException} listing every problem, ordered by position. */
+    public static void validate(Query query) {
+        List<QueryError> errors = check(query);
+        if (!errors.isEmpty()) {
+            throw new QueryException(errors);
+        }
+    }
+
+    /** Every problem, ordered by position; empty for a valid query. */
+    public static List<QueryError> check(Query query) {
+        QueryValidator validator = new QueryValidator(query);
+        validator.checkDeclarations();
+        validator.checkFlows();
+        DependencyCheck.check(query, validator.flows, validator.errors);
+        validator.errors.sort(
+                Comparator.comparingInt((QueryError error) -> error.span().line())
+                        .thenComparingInt(error -> error.span().column()));
+        return List.copyOf(validator.errors);
+    }
+
+    private void checkDeclarations() {
+        Map<String, Identifier> declared = new HashMap<>();
+        for (VariableDeclaration declaration : query.declarations()) {
+            for (Identifier name : declaration.names()) {
+                Identifier earlier = declared.putIfAbsent(name.value(), name);
+                if (earlier != null) {
+                    error(
+                            ErrorCode.DUPLICATE_VARIABLE,
+                            name.span(),
+                            "variable '" + name + "' is already declared" + at(earlier.span()));
+                }
+            }
+            if (declaration.candidates().isEmpty()) {
+                error(
+                        ErrorCode.EMPTY_CANDIDATES,
+                        declaration.span(),
+                        "variable '" + declaration.names().get(0) + "' has no candidate values");
+            }
+            // Canonical text identifies an endpoint regardless of where it was written.
+            Set<String> seen = new HashSet<>();
+            for (Endpoint candidate : declaration.candidates()) {
+                if (candidate instanceof Endpoint.UnknownSource) {
+                    error(
+                            ErrorCode.INVALID_CANDIDATE,
+                            candidate.span(),
+                            "0.0.0.0 (the unknown source) cannot be a candidate value");
+                } else if (!seen.add(QueryPrinter.print(candidate))) {
+                    error(
+                            ErrorCode.DUPLICATE_CANDIDATE,
+                            candidate.span(),
+                            "candidate " + describe(candidate) + " is listed twice for '"
+                                    + declaration.names().get(0) + "'");
+                }
+            }
+        }
+    }
+
+    private void checkFlows() {
+        Map<String, VariableDeclaration> variables = query.variables();
+        Map<String, Flow> flowsByName = new HashMap<>();
+        for (Flow flow : query.flows()) {
+            flow.name().ifPresent(name -> {
+                Flow earlier = flowsByName.putIfAbsent(name.value(), flow);
+                if (earlier != null) {
+                    error(
+                            ErrorCode.DUPLICATE_FLOW,
+                            name.span(),
+                            "flow '" + name + "' is already defined"
+                                    + at(earlier.name().orElseThrow().span()));
+                }
+            });
+            checkEndpoint(flow.source(), variables);
+            checkEndpoint(flow.destination(), variables);
+            checkEndpointPair(flow);
+            flow.attributes().forEach((attribute, value) -> checkValue(flow, attribute, value));
+        }
+    }
+
+    private void checkEndpoint(Endpoint endpoint, Map<String, VariableDeclaration> variables) {
+        if (endpoint instanceof Endpoint.Variable variable && !variables.containsKey(variable.name())) {
+            error(
+                    ErrorCode.UNDECLARED_VARIABLE,
+                    endpoint.span(),
+                    "'" + variable.name()
+                            + "' is not a declared variable (an endpoint is a variable, an IP address or disk)");
+        }
+    }
+
+    private void checkEndpointPair(Flow flow) {
+        Endpoint source = flow.source();
+        Endpoint destination = flow.destination();
+        if (destination instanceof Endpoint.UnknownSource) {
+            error(
+                    ErrorCode.UNKNOWN_SOURCE_AS_DESTINATION,
+                    destination.span(),
+                    "0.0.0.0 (the unknown source) can only be a flow's source");
+        } else if (source instanceof Endpoint.Disk && destination instanceof Endpoint.Disk) {
+            error(
+                    ErrorCode.DISK_TO_DISK,
+                    flow.span(),
+                    "flow " + flow.displayName() + " goes from disk to disk; one end must be a host or a variable");
+        } else if (source instanceof Endpoint.UnknownSource && destination instanceof Endpoint.Disk) {
+            error(
+                    ErrorCode.DISK_WITHOUT_HOST,
+                    flow.span(),
+                    "flow " + flow.displayName()
+                            + " writes to disk from the unknown source; disk needs a host or variable at the other end");
+        } else if (!(source instanceof Endpoint.Disk)
+                && QueryPrinter.print(source).equals(QueryPrinter.print(destination))) {
+            error(
+                    ErrorCode.SAME_ENDPOINT,
+                    flow.span(),
+                    "flow " + flow.displayName() + " goes from " + describe(source) + " to itself");
+        }
+    }
+
+    private void checkValue(Flow flow, Attribute attribute, Expression value) {
+        Value result = evaluate(flow, value);
+        Dimension dimension = result.dimension();
+        if (dimension != Dimension.NONE && dimension != Dimension.UNKNOWN && dimension != attribute.dimension()) {
+            error(
+                    ErrorCode.UNIT_MISMATCH,
+                    value.span(),
+                    attribute.keyword() + " takes " + attribute.dimension().description() + ", not "
+                            + dimension.description());
+        }
+        result.constant().ifPresent(constant -> {
+            if (Double.isNaN(constant) || Double.isInfinite(constant)) {
+                error(
+                        ErrorCode.INVALID_VALUE,
+                        value.span(),
+                        attribute.keyword() + " of flow " + flow.displayName()
+                                + " is not a finite number (division by zero?)");
+            } else if (constant < 0) {
+                error(
+                        ErrorCode.INVALID_VALUE,
+                        value.span(),
+                        attribute.keyword() + " of flow " + flow.displayName() + " is negative (" + constant + ")");
+            }
+        });
+    }
+
+    /** What the validator can tell statically about a value: its dimension and, without references, its number. */
+    private record Value(Dimension dimension, Optional<Double> constant) {}
+
+    private Value evaluate(Flow flow, Expression expression) {
+        if (expression instanceof Expression.Number number) {
+            return new Value(number.unit().dimension(), Optional.of(number.value()));
+        }
+        if (expression instanceof Expression.Reference reference) {
+            checkReference(reference);
+            return new Value(reference.attribute().dimension(), Optional.empty());
+        }
+        Expression.Binary binary = (Expression.Binary) expression;
+        Value left = evaluate(flow, binary.left());
+        Value right = evaluate(flow, binary.right());
+        Optional<Double> constant =
+                left.constant().isPresent() && right.constant().isPresent()
+                        ? Optional.of(binary.operator()
+                                .apply(left.constant().get(), right.constant().get()))
+                        : Optional.empty();
+        return new Value(combine(binary, left.dimension(), right.dimension()), constant);
+    }
+
+    private Dimension combine(Expression.Binary binary, Dimension left, Dimension right) {
+        switch (binary.operator()) {
+            case ADD, SUBTRACT -> {
+                if (left == Dimension.NONE || left == Dimension.UNKNOWN) {
+                    return right;
+                }
+                if (right == Dimension.NONE || right == Dimension.UNKNOWN || right == left) {
+                    return left;
+                }
+                error(
+                        ErrorCode.UNIT_MISMATCH,
+                        binary.span(),
+                        "cannot combine " + left.description() + " and " + right.description() + " with '"
+                                + binary.operator().symbol() + "'");
+                return Dimension.UNKNOWN;
+            }
+            case MULTIPLY -> {
+                if (left == Dimension.NONE) {
+                    return right;
+                }
+                if (right == Dimension.NONE) {
+                    return left;
+                }
+                boolean rateTimesTime = (left == Dimension.RATE && right == Dimension.TIME)
+                        || (left == Dimension.TIME && right == Dimension.RATE);
+                return rateTimesTime ? Dimension.BYTES : Dimension.UNKNOWN;
+            }
+            default -> {
+                if (right == Dimension.NONE) {
+                    return left;
+                }
+                if (left == right && left != Dimension.UNKNOWN) {
+                    return Dimension.NONE;
+                }
+                if (left == Dimension.BYTES && right == Dimension.RATE) {
+                    return Dimension.TIME;
+                }
+                if (left == Dimension.BYTES && right == Dimension.TIME) {
+                    return Dimension.RATE;
+                }
+                return Dimension.UNKNOWN;
+            }
+        }
+    }
+
+    private void checkReference(Expression.Reference reference) {
+        Optional<Flow> target = flows.resolve(reference.flow());
+        String text = reference.attribute().referenceFunction() + "(" + reference.flow() + ")";
+        if (target.isEmpty()) {
+            String why = reference.flow() instanceof FlowSelector.ByPosition
+                    ? "the query has " + query.flows().size() + " flow"
+                            + (query.flows().size() == 1 ? "" : "s")
+                    : "no flow is named '" + reference.flow() + "'";
+            error(ErrorCode.UNKNOWN_FLOW, reference.flow().span(), "unknown flow in " + text + ": " + why);
+            return;
+        }
+        Flow flow = target.get();
+        if (reference.attribute() == Attribute.SIZE && !flow.has(Attribute.SIZE)) {
+            error(
+                    ErrorCode.UNKNOWN_ATTRIBUTE_VALUE,
+                    reference.span(),
+                    text + " is unknown: flow " + flow.displayName() + " has no size");
+        } else if (reference.attribute() == Attribute.END && !flow.has(Attribute.SIZE) && !flow.has(Attribute.END)) {
+            error(
+                    ErrorCode.UNKNOWN_ATTRIBUTE_VALUE,
+                    reference.span(),
+                    text + " is unknown: flow " + flow.displayName() + " has neither size nor end, so it never ends");
+        }
+    }
+
+    private void error(ErrorCode code, Span span, String message) {
+        errors.add(new QueryError(code, span, message));
+    }
+
+    private static String at(Span span) {
+        return span.isKnown() ? " at line " + span.line() + ":" + span.column() : "";
+    }
+
+    /** An endpoint as messages show it: variables quoted, addresses and disk as written canonically. */
+    private static String describe(Endpoint endpoint) {
+        String text = QueryPrinter.print(endpoint);
+        return endpoint instanceof Endpoint.Variable ? "'" + text + "'" : text;
+    }
+}

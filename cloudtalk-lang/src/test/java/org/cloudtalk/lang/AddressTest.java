@@ -1,0 +1,62 @@
+package org.cloudtalk.lang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.cloudtalk.lang.ast.Address;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class AddressTest {
+    @ParameterizedTest
+    @CsvSource({
+        "10.0.0.1, 10.0.0.1, IPV4",
+        "255.255.255.255, 255.255.255.255, IPV4",
+        "0.0.0.0, 0.0.0.0, IPV4",
+        "::, ::, IPV6",
+        "::1, ::1, IPV6",
+        "2001:DB8:0:0:0:0:0:1, 2001:db8::1, IPV6",
+        "2001:db8:0:0:1:0:0:1, 2001:db8::1:0:0:1, IPV6",
+        "2001:0db8:0000:0000:0001:0000:0000:0001, 2001:db8::1:0:0:1, IPV6",
+        "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1, IPV6",
+        "fe80::, fe80::, IPV6",
+        "::ffff:10.0.0.1, ::ffff:a00:1, IPV6",
+        "1:2:3:4:5:6:7:8, 1:2:3:4:5:6:7:8, IPV6",
+    })
+    void canonicalizes(String literal, String canonical, Address.Family family) {
+        Address address = Address.parse(literal);
+        assertThat(address.text()).isEqualTo(canonical);
+        assertThat(address.family()).isEqualTo(family);
+        assertThat(Address.parse(canonical)).isEqualTo(address);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0.0.0", "::", "0:0:0:0:0:0:0:0"})
+    void recognizesUnspecified(String literal) {
+        assertThat(Address.parse(literal).isUnspecified()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "1.2.3",
+                "1.2.3.4.5",
+                "256.1.1.1",
+                "01.1.1.1",
+                "1..1.1",
+                "a.b.c.d",
+                "host",
+                "1:2",
+                ":::",
+                "1::2::3",
+                "1:2:3:4:5:6:7:8:9",
+                "1:2:3:4:5:6:7::8",
+                "g::1",
+                "::1.2.3.4:5",
+                "12345::"
+            })
+    void rejects(String literal) {
+        assertThatThrownBy(() -> Address.parse(literal)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,277 @@
+package org.cloudtalk.lang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.cloudtalk.lang.parser.QueryParser;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Invalid input → the exact errors, with code, position and message. */
+class ErrorMessagesTest {
+    private static final String AB = "A = (10.0.0.1 10.0.0.2)\n";
+
+    static Stream<Arguments> invalidQueries() {
+        return Stream.of(
+                // Syntax
+                error(
+                        "A = (10.0.0.1",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:14: unexpected end of input, expected one of ')', 'disk', IPv4 address, "
+                                + "IPv6 address, end of line"),
+                error("A B C", ErrorCode.SYNTAX_ERROR, "line 1:5: unexpected 'C', expected '->'"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size (1+",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:33: unexpected end of input, expected one of '(', number, reference such as sz(f1)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 $",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:32: unexpected character '$', expected one of "
+                                + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 f2 10.0.0.1 -> 10.0.0.2",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:32: unexpected 'f2', expected one of "
+                                + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 speed 1",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:25: unexpected 'speed', expected one of ';', 'end', 'rate', 'size', 'start', "
+                                + "'transfer', end of input, end of line"),
+                error(
+                        "f1 10.0.0.1 ->\n10.0.0.2",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:15: unexpected end of line, expected one of 'disk', IPv4 address, IPv6 address, "
+                                + "identifier"),
+                error(
+                        "= (10.0.0.1)",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:1: unexpected '=', expected one of ';', 'disk', 'shared', IPv4 address, IPv6 address, "
+                                + "end of input, end of line, identifier"),
+                error(
+                        "A = (10.0.0.1 B)",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:15: unexpected 'B', expected one of ')', 'disk', IPv4 address, IPv6 address, "
+                                + "end of line"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 +",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:33: unexpected end of input, expected one of '(', number, reference such as sz(f1)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size r(f1",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:34: unexpected end of input, expected ')'"),
+                // Lexical forms
+                error(
+                        "A = (1.2.3)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv4 address '1.2.3': an IPv4 address has 4 parts, not 3"),
+                error(
+                        "A = (1.2.3.256)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv4 address '1.2.3.256': part '256' is not a number from 0 to 255"),
+                error(
+                        "A = (10.0.0.01)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv4 address '10.0.0.01': part '01' has a leading zero"),
+                error(
+                        "A = (1::2::3)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv6 address '1::2::3': '::' may appear only once"),
+                error(
+                        "A = (1:2:3:4:5:6:7)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv6 address '1:2:3:4:5:6:7': an IPv6 address has 8 groups, not 7"),
+                error(
+                        "A = (12345::1)",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:6: invalid IPv6 address '12345::1': group '12345' is not 1 to 4 hex digits"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 10Q",
+                        ErrorCode.UNKNOWN_UNIT,
+                        "line 1:30: unknown unit 'Q' in '10Q', expected one of K M G T, B KB MB GB TB, "
+                                + "Bps KBps MBps GBps TBps, bps Kbps Mbps Gbps Tbps, s ms us"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size foo(f1)",
+                        ErrorCode.UNKNOWN_FUNCTION,
+                        "line 1:30: unknown function 'foo', expected st, e, sz, r or t"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 rate 2 size 2",
+                        ErrorCode.DUPLICATE_ATTRIBUTE,
+                        "line 1:39: size is given twice (first at line 1:25)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size r(0)",
+                        ErrorCode.INVALID_NUMBER,
+                        "line 1:32: '0' is not a flow: use a flow's name or its position (1, 2, ...)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size r(1.5)",
+                        ErrorCode.INVALID_NUMBER,
+                        "line 1:32: '1.5' is not a flow: use a flow's name or its position (1, 2, ...)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1" + "0".repeat(400),
+                        ErrorCode.INVALID_NUMBER,
+                        "line 1:30: number '1" + "0".repeat(400) + "' is too large"),
+                // Semantics
+                error(
+                        "f1 A -> 10.0.0.1 size 1",
+                        ErrorCode.UNDECLARED_VARIABLE,
+                        "line 1:4: 'A' is not a declared variable (an endpoint is a variable, an IP address or disk)"),
+                error(
+                        "A = (10.0.0.1)\nA = (10.0.0.2)",
+                        ErrorCode.DUPLICATE_VARIABLE,
+                        "line 2:1: variable 'A' is already declared at line 1:1"),
+                error(
+                        "A = B = A = (10.0.0.1)",
+                        ErrorCode.DUPLICATE_VARIABLE,
+                        "line 1:9: variable 'A' is already declared at line 1:1"),
+                error(
+                        AB + "f1 A -> 10.0.0.3\nf1 A -> 10.0.0.4",
+                        ErrorCode.DUPLICATE_FLOW,
+                        "line 3:1: flow 'f1' is already defined at line 2:1"),
+                error("A = ()", ErrorCode.EMPTY_CANDIDATES, "line 1:1: variable 'A' has no candidate values"),
+                error(
+                        "A = (10.0.0.1 10.0.0.1)",
+                        ErrorCode.DUPLICATE_CANDIDATE,
+                        "line 1:15: candidate 10.0.0.1 is listed twice for 'A'"),
+                error(
+                        "A = (10.0.0.1 0.0.0.0)",
+                        ErrorCode.INVALID_CANDIDATE,
+                        "line 1:15: 0.0.0.0 (the unknown source) cannot be a candidate value"),
+                error(
+                        "f1 disk -> disk size 1",
+                        ErrorCode.DISK_TO_DISK,
+                        "line 1:1: flow f1 goes from disk to disk; one end must be a host or a variable"),
+                error(
+                        "f1 0.0.0.0 -> disk size 1",
+                        ErrorCode.DISK_WITHOUT_HOST,
+                        "line 1:1: flow f1 writes to disk from the unknown source; disk needs a host or variable at "
+                                + "the other end"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.1",
+                        ErrorCode.SAME_ENDPOINT,
+                        "line 1:1: flow f1 goes from 10.0.0.1 to itself"),
+                error(AB + "A -> A", ErrorCode.SAME_ENDPOINT, "line 2:1: flow #1 goes from 'A' to itself"),
+                error(
+                        "f1 10.0.0.1 -> 0.0.0.0",
+                        ErrorCode.UNKNOWN_SOURCE_AS_DESTINATION,
+                        "line 1:16: 0.0.0.0 (the unknown source) can only be a flow's source"),
+                error(
+                        AB + "f1 A -> 10.0.0.3 size sz(f9)",
+                        ErrorCode.UNKNOWN_FLOW,
+                        "line 2:26: unknown flow in sz(f9): no flow is named 'f9'"),
+                error(
+                        AB + "f1 A -> 10.0.0.3 size 1 rate r(4)",
+                        ErrorCode.UNKNOWN_FLOW,
+                        "line 2:32: unknown flow in r(4): the query has 1 flow"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size sz(f1)",
+                        ErrorCode.SELF_REFERENCE,
+                        "line 1:30: size of flow f1 refers to itself"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 rate r(1)",
+                        ErrorCode.SELF_REFERENCE,
+                        "line 1:30: rate of flow f1 refers to itself"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size sz(f2)\nf2 10.0.0.2 -> 10.0.0.3 size sz(f1)",
+                        ErrorCode.CYCLIC_DEPENDENCY,
+                        "line 1:30: cyclic dependency that can never be resolved: sz(f1) -> sz(f2) -> sz(f1) "
+                                + "(only rates and transfers may depend on each other in a cycle)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 start e(f2)\nf2 10.0.0.2 -> 10.0.0.3 size 1 start e(f1)",
+                        ErrorCode.CYCLIC_DEPENDENCY,
+                        "line 1:38: cyclic dependency that can never be resolved: st(f1) -> e(f2) -> st(f2) -> e(f1) "
+                                + "-> st(f1) (only rates and transfers may depend on each other in a cycle)"),
+                // A deadlock through rates: f1 cannot go faster than f2, which starts only when f1 has ended.
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.5 size 1 start e(f2)\nf2 10.0.0.2 -> 10.0.0.6 size 1 rate r(f1)",
+                        ErrorCode.CYCLIC_DEPENDENCY,
+                        "line 1:38: cyclic dependency that can never be resolved: st(f1) -> e(f2) -> r(f2) -> r(f1) "
+                                + "-> st(f1) (only rates and transfers may depend on each other in a cycle)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2\nf2 10.0.0.2 -> 10.0.0.3 size sz(f1)",
+                        ErrorCode.UNKNOWN_ATTRIBUTE_VALUE,
+                        "line 2:30: sz(f1) is unknown: flow f1 has no size"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 rate 1M\nf2 10.0.0.2 -> 10.0.0.3 start e(f1)",
+                        ErrorCode.UNKNOWN_ATTRIBUTE_VALUE,
+                        "line 2:31: e(f1) is unknown: flow f1 has neither size nor end, so it never ends"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 100Mbps",
+                        ErrorCode.UNIT_MISMATCH,
+                        "line 1:30: size takes bytes, not a rate (bytes/s)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 start 5MB",
+                        ErrorCode.UNIT_MISMATCH,
+                        "line 1:38: start takes a time (s), not bytes"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 rate 1Mbps + 1s",
+                        ErrorCode.UNIT_MISMATCH,
+                        "line 1:37: cannot combine a rate (bytes/s) and a time (s) with '+'"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 rate 1/0",
+                        ErrorCode.INVALID_VALUE,
+                        "line 1:30: rate of flow f1 is not a finite number (division by zero?)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 - 2",
+                        ErrorCode.INVALID_VALUE,
+                        "line 1:30: size of flow f1 is negative (-1.0)"),
+                // Limits
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size " + "(".repeat(40) + "1" + ")".repeat(40),
+                        ErrorCode.NESTING_TOO_DEEP,
+                        "line 1:62: parentheses nested deeper than 32"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1" + "+1".repeat(300),
+                        ErrorCode.EXPRESSION_TOO_LONG,
+                        "line 1:543: value has more than 256 operators"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}")
+    @MethodSource("invalidQueries")
+    void reportsExactError(String query, ErrorCode code, String message) {
+        QueryException exception = catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(query));
+        assertThat(exception).as("query should be rejected:\n" + query).isNotNull();
+        assertThat(exception.errors())
+                .extracting(QueryError::code, QueryError::formatted)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(code, message));
+    }
+
+    @org.junit.jupiter.api.Test
+    void reportsEverySemanticErrorAtOnceInPositionOrder() {
+        String query = "A = ()\nf1 B -> 10.0.0.1 size sz(f7)\nf2 disk -> disk";
+        QueryException exception = catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(query));
+        assertThat(exception.errors())
+                .extracting(QueryError::code)
+                .containsExactly(
+                        ErrorCode.EMPTY_CANDIDATES,
+                        ErrorCode.UNDECLARED_VARIABLE,
+                        ErrorCode.UNKNOWN_FLOW,
+                        ErrorCode.DISK_TO_DISK);
+        assertThat(exception.getMessage())
+                .isEqualTo(String.join(
+                        "\n",
+                        List.of(
+                                "line 1:1: variable 'A' has no candidate values",
+                                "line 2:4: 'B' is not a declared variable (an endpoint is a variable, an IP address "
+                                        + "or disk)",
+                                "line 2:26: unknown flow in sz(f7): no flow is named 'f7'",
+                                "line 3:1: flow f2 goes from disk to disk; one end must be a host or a variable")));
+    }
+
+    @org.junit.jupiter.api.Test
+    void rejectsOversizedInputBeforeLexing() {
+        String query = "#" + "x".repeat(1 << 20);
+        QueryException exception = catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(query));
+        assertThat(exception.first().code()).isEqualTo(ErrorCode.INPUT_TOO_LARGE);
+        assertThat(exception.first().formatted())
+                .isEqualTo("line 1:1: query is 1048577 characters long, the limit is 1048576");
+    }
+
+    private static Arguments error(String query, ErrorCode code, String message) {
+        return Arguments.of(query, code, message);
+    }
+}

@@ -1,0 +1,54 @@
+package org.cloudtalk.lang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.concurrent.TimeUnit;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.parser.QueryParser;
+import org.cloudtalk.lang.print.QueryPrinter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Queries at the size limit parse and validate in linear time, and long reference chains do not recurse. */
+class LargeQueryTest {
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void longChainOfFlowsReferringByNameAndPosition() {
+        StringBuilder text = new StringBuilder("A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 1M\n");
+        int flows = 1;
+        while (text.length() < 1_000_000) {
+            flows++;
+            text.append('f').append(flows).append(" A -> 10.0.0.3 size sz(f").append(flows - 1);
+            text.append(") start e(").append(flows - 1).append(") rate r(f1)\n");
+        }
+        Query query = new QueryParser().parse(text.toString());
+        assertThat(query.flows()).hasSize(flows);
+        assertThat(QueryPrinter.print(query)).hasLineCount(flows + 1);
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void longCycleIsFoundWithoutRecursion() {
+        StringBuilder text = new StringBuilder();
+        int flows = 20_000;
+        for (int i = 1; i <= flows; i++) {
+            int next = i % flows + 1;
+            text.append('f')
+                    .append(i)
+                    .append(" 10.0.0.1 -> 10.0.0.2 size sz(f")
+                    .append(next)
+                    .append(")\n");
+        }
+        QueryException exception =
+                catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(text.toString()));
+        assertThat(exception.errors()).singleElement().satisfies(error -> {
+            assertThat(error.code()).isEqualTo(ErrorCode.CYCLIC_DEPENDENCY);
+            assertThat(error.message())
+                    .isEqualTo("cyclic dependency that can never be resolved: sz(f1) -> sz(f2) -> sz(f3) -> sz(f4) "
+                            + "-> sz(f5) -> sz(f6) -> sz(f7) -> sz(f8) -> sz(f9) -> sz(f10) -> sz(f11) "
+                            + "-> ... (19988 more) -> sz(f20000) -> sz(f1) "
+                            + "(only rates and transfers may depend on each other in a cycle)");
+        });
+    }
+}
