@@ -1,0 +1,311 @@
+package org.cloudtalk.status.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.cloudtalk.status.sample.DiskCounters;
+import org.cloudtalk.status.sample.EndpointSettings;
+import org.cloudtalk.status.sample.NicCounters;
+import org.cloudtalk.status.sample.SystemFiles;
+import org.cloudtalk.status.wire.KeyFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The status daemon's settings, from a properties file and command-line overrides. Every key is documented in
+ * docs/status-daemon.md; unknown keys are errors, since a misspelt cap would otherwise be silently ignored.
+ */
+public record DaemonConfig(
+        InetSocketAddress bindAddress,
+        byte[] key,
+        Duration sampleInterval,
+        Duration smoothingWindow,
+        long maxClockSkewMillis,
+        double rateLimitPerSource,
+        int rateLimitBurst,
+        Duration countersLogInterval,
+        SystemFiles systemFiles,
+        List<EndpointSettings> endpoints) {
+    private static final Logger log = LoggerFactory.getLogger(DaemonConfig.class);
+
+    public static final int DEFAULT_PORT = 7450;
+    private static final long DEFAULT_NIC_MBPS = 1000;
+    private static final long DEFAULT_DISK_MIBPS = 200;
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final Set<String> GLOBAL_KEYS = Set.of(
+            "bind",
+            "port",
+            "key.file",
+            "sample.interval.ms",
+            "smoothing.window.ms",
+            "max.clock.skew.ms",
+            "rate.limit.per.source",
+            "rate.limit.burst",
+            "counters.log.interval.s",
+            "endpoints",
+            "sysfs.root",
+            "procfs.root");
+    /** May be set globally or per endpoint as {@code endpoint.<ip>.<key>}. */
+    private static final Set<String> ENDPOINT_KEYS = Set.of(
+            "interface",
+            "disk",
+            "disk.path",
+            "nic.capacity.mbps",
+            "nic.rx.capacity.mbps",
+            "nic.tx.capacity.mbps",
+            "disk.read.capacity.mibps",
+            "disk.write.capacity.mibps");
+
+    public DaemonConfig {
+        requireNonNull(bindAddress, "bindAddress is null");
+        key = Arrays.copyOf(requireNonNull(key, "key is null"), key.length);
+        endpoints = List.copyOf(endpoints);
+    }
+
+    @Override
+    public byte[] key() {
+        return Arrays.copyOf(key, key.length);
+    }
+
+    /** Reads settings; {@code properties} maps keys to values as written (file first, then flags over it). */
+    public static DaemonConfig from(Map<String, String> properties) throws ConfigException {
+        Settings settings = new Settings(properties);
+        settings.checkKeys();
+        InetAddress bind = settings.address("bind", "0.0.0.0");
+        int port = (int) settings.number("port", DEFAULT_PORT, 0, 65_535);
+        byte[] key = readKey(settings.required("key.file"));
+        Duration interval = Duration.ofMillis(settings.number("sample.interval.ms", 250, 10, 60_000));
+        Duration window = Duration.ofMillis(settings.number("smoothing.window.ms", 1000, 10, 600_000));
+        if (window.compareTo(interval) < 0) {
+            throw ConfigException.invalid(
+                    "smoothing.window.ms", Long.toString(window.toMillis()), "must be at least sample.interval.ms");
+        }
+        long skew = settings.number("max.clock.skew.ms", 2000, 100, 600_000);
+        long rate = settings.number("rate.limit.per.source", 20_000, 1, 10_000_000);
+        int burst = (int) settings.number("rate.limit.burst", 1000, 1, 1_000_000);
+        Duration countersLog = Duration.ofSeconds(settings.number("counters.log.interval.s", 60, 0, 86_400));
+        SystemFiles files = new SystemFiles(
+                Path.of(settings.value("sysfs.root").orElse("/sys")),
+                Path.of(settings.value("procfs.root").orElse("/proc")));
+        List<EndpointSettings> endpoints = new ArrayList<>();
+        for (InetAddress endpoint : settings.endpoints()) {
+            endpoints.add(settings.endpoint(endpoint, files));
+        }
+        return new DaemonConfig(
+                new InetSocketAddress(bind, port),
+                key,
+                interval,
+                window,
+                skew,
+                rate,
+                burst,
+                countersLog,
+                files,
+                endpoints);
+    }
+
+    private static byte[] readKey(String file) throws ConfigException {
+        try {
+            return KeyFile.read(Path.of(file));
+        } catch (IOException e) {
+            throw ConfigException.invalid("key.file", file, "cannot read it (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
+            throw ConfigException.invalid("key.file", file, e.getMessage());
+        }
+    }
+
+    /** Typed access to the raw key/value pairs, with the error messages operators see. */
+    private static final class Settings {
+        private final Map<String, String> properties;
+
+        Settings(Map<String, String> properties) {
+            this.properties = requireNonNull(properties, "properties is null");
+        }
+
+        void checkKeys() throws ConfigException {
+            for (String key : properties.keySet()) {
+                boolean known = GLOBAL_KEYS.contains(key) || ENDPOINT_KEYS.contains(key) || isEndpointKey(key);
+                if (!known) {
+                    throw new ConfigException("Unknown configuration key " + key);
+                }
+            }
+        }
+
+        private static boolean isEndpointKey(String key) {
+            if (!key.startsWith("endpoint.")) {
+                return false;
+            }
+            return ENDPOINT_KEYS.stream()
+                    .anyMatch(suffix ->
+                            key.endsWith("." + suffix) && key.length() > "endpoint.".length() + suffix.length() + 1);
+        }
+
+        Optional<String> value(String key) {
+            String value = properties.get(key);
+            return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+        }
+
+        String required(String key) throws ConfigException {
+            return value(key).orElseThrow(() -> new ConfigException("Missing required key " + key));
+        }
+
+        long number(String key, long defaultValue, long min, long max) throws ConfigException {
+            Optional<String> value = value(key);
+            return value.isEmpty() ? defaultValue : parse(key, value.get(), min, max);
+        }
+
+        private static long parse(String key, String value, long min, long max) throws ConfigException {
+            long number;
+            try {
+                number = Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw ConfigException.invalid(key, value, "not a whole number");
+            }
+            if (number < min || number > max) {
+                throw ConfigException.invalid(key, value, "must be between " + min + " and " + max);
+            }
+            return number;
+        }
+
+        InetAddress address(String key, String defaultValue) throws ConfigException {
+            return literal(key, value(key).orElse(defaultValue));
+        }
+
+        /** An IP literal; never a name, so configuration never waits on DNS. */
+        private static InetAddress literal(String key, String value) throws ConfigException {
+            if (!IPV4.matcher(value).matches() && value.indexOf(':') < 0) {
+                throw ConfigException.invalid(key, value, "not an IP address literal");
+            }
+            try {
+                return InetAddress.getByName(value);
+            } catch (UnknownHostException e) {
+                throw ConfigException.invalid(key, value, "not an IP address literal");
+            }
+        }
+
+        List<InetAddress> endpoints() throws ConfigException {
+            Optional<String> configured = value("endpoints");
+            List<InetAddress> endpoints = new ArrayList<>();
+            if (configured.isPresent()) {
+                for (String item : configured.get().split("[,\\s]+")) {
+                    if (!item.isEmpty()) {
+                        endpoints.add(literal("endpoints", item));
+                    }
+                }
+            } else {
+                endpoints.addAll(localAddresses());
+            }
+            if (endpoints.isEmpty()) {
+                throw ConfigException.invalid(
+                        "endpoints", configured.orElse("(unset)"), "no endpoint to serve; list the host's addresses");
+            }
+            return endpoints;
+        }
+
+        private static List<InetAddress> localAddresses() throws ConfigException {
+            List<InetAddress> addresses = new ArrayList<>();
+            try {
+                for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                    if (nic.isUp() && !nic.isLoopback()) {
+                        nic.inetAddresses().filter(a -> !a.isLinkLocalAddress()).forEach(addresses::add);
+                    }
+                }
+            } catch (SocketException e) {
+                throw new ConfigException("Cannot list network interfaces: " + e.getMessage());
+            }
+            return addresses;
+        }
+
+        EndpointSettings endpoint(InetAddress endpoint, SystemFiles files) throws ConfigException {
+            String ip = endpoint.getHostAddress();
+            String iface = forEndpoint(ip, "interface").orElse(null);
+            if (iface == null) {
+                iface = interfaceHolding(endpoint)
+                        .orElseThrow(() -> ConfigException.invalid(
+                                "endpoints", ip, "no local interface holds it; set endpoint." + ip + ".interface"));
+            }
+            Optional<String> disk = forEndpoint(ip, "disk");
+            if (disk.isEmpty()) {
+                String path = forEndpoint(ip, "disk.path").orElse("/");
+                disk = deviceUnder(ip, path, files);
+            }
+            OptionalLong deviceSpeed = NicCounters.speedBitsPerSecond(files, iface);
+            long rx = nicCapacity(ip, "nic.rx.capacity.mbps", deviceSpeed);
+            long tx = nicCapacity(ip, "nic.tx.capacity.mbps", deviceSpeed);
+            if (deviceSpeed.isEmpty() && rx == DEFAULT_NIC_MBPS * 1_000_000) {
+                log.warn(
+                        "{}: {} reports no link speed and no nic.capacity.mbps is set; assuming {} Mbit/s",
+                        ip,
+                        iface,
+                        DEFAULT_NIC_MBPS);
+            }
+            long read = endpointNumber(ip, "disk.read.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
+            long write = endpointNumber(ip, "disk.write.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
+            return new EndpointSettings(endpoint, iface, disk, rx, tx, read, write);
+        }
+
+        /** The operator's cap (direction-specific first, then both directions), bounded by the device's speed. */
+        private long nicCapacity(String ip, String directionKey, OptionalLong deviceSpeed) throws ConfigException {
+            OptionalLong cap = OptionalLong.empty();
+            for (String key : List.of(directionKey, "nic.capacity.mbps")) {
+                if (cap.isEmpty() && forEndpoint(ip, key).isPresent()) {
+                    cap = OptionalLong.of(endpointNumber(ip, key, 0) * 1_000_000);
+                }
+            }
+            if (cap.isPresent() && deviceSpeed.isPresent()) {
+                return Math.min(cap.getAsLong(), deviceSpeed.getAsLong());
+            }
+            return cap.orElse(deviceSpeed.orElse(DEFAULT_NIC_MBPS * 1_000_000));
+        }
+
+        private long endpointNumber(String ip, String key, long defaultValue) throws ConfigException {
+            String perEndpoint = "endpoint." + ip + "." + key;
+            if (value(perEndpoint).isPresent()) {
+                return parse(perEndpoint, value(perEndpoint).get(), 1, 100_000_000);
+            }
+            return number(key, defaultValue, 1, 100_000_000);
+        }
+
+        private Optional<String> forEndpoint(String ip, String key) {
+            return value("endpoint." + ip + "." + key).or(() -> value(key));
+        }
+
+        private static Optional<String> interfaceHolding(InetAddress endpoint) throws ConfigException {
+            try {
+                return Optional.ofNullable(NetworkInterface.getByInetAddress(endpoint))
+                        .map(NetworkInterface::getName);
+            } catch (SocketException e) {
+                throw new ConfigException("Cannot list network interfaces: " + e.getMessage());
+            }
+        }
+
+        private static Optional<String> deviceUnder(String ip, String path, SystemFiles files) {
+            try {
+                Optional<String> device = DiskCounters.deviceFor(files, Path.of(path));
+                if (device.isEmpty()) {
+                    log.warn("{}: {} is on no block device; disk use is not sampled (set disk)", ip, path);
+                }
+                return device;
+            } catch (IOException e) {
+                log.warn("{}: cannot find the device under {}; disk use is not sampled: {}", ip, path, e.toString());
+                return Optional.empty();
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.cloudtalk.status.sample;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/** Cumulative byte counters of one network interface, and its link speed where the driver reports one. */
+public record NicCounters(long rxBytes, long txBytes) {
+    static NicCounters read(SystemFiles files, String iface) throws IOException {
+        return new NicCounters(
+                readLong(files.netStatistic(iface, "rx_bytes")), readLong(files.netStatistic(iface, "tx_bytes")));
+    }
+
+    /** Link speed in bits/s; empty when unknown (virtual NICs report -1 or refuse the read). */
+    public static OptionalLong speedBitsPerSecond(SystemFiles files, String iface) {
+        try {
+            long megabits =
+                    Long.parseLong(Files.readString(files.netSpeed(iface)).trim());
+            return megabits > 0 ? OptionalLong.of(megabits * 1_000_000) : OptionalLong.empty();
+        } catch (IOException | NumberFormatException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static long readLong(Path path) throws IOException {
+        try {
+            return Long.parseLong(Files.readString(path).trim());
+        } catch (NumberFormatException e) {
+            throw new IOException("unexpected content in " + path, e);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.cloudtalk.status.sample;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cloudtalk.status.wire.EndpointStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples every endpoint at a fixed interval on its own thread and publishes an immutable snapshot.
+ *
+ * <p>Concurrency: the sampler thread writes {@link #snapshot}, a volatile reference to an immutable value; request
+ * handlers only read it, so answering never waits for sampling.
+ */
+public final class StatusSampler implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StatusSampler.class);
+
+    /** Statuses as of {@code sampledAtMillis} (wall clock, for the sample age in replies). */
+    public record Snapshot(Map<InetAddress, EndpointStatus> statuses, long sampledAtMillis) {
+        public Snapshot {
+            statuses = Map.copyOf(statuses);
+        }
+    }
+
+    private final List<EndpointSampler> samplers = new ArrayList<>();
+    private final List<InetAddress> endpoints = new ArrayList<>();
+    private final Duration interval;
+    private final ScheduledExecutorService scheduler;
+    private volatile Snapshot snapshot;
+
+    public StatusSampler(List<EndpointSettings> settings, SystemFiles files, Duration interval, Duration window) {
+        requireNonNull(settings, "settings is null");
+        this.interval = requireNonNull(interval, "interval is null");
+        // Enough samples to span the window at this interval, plus the base sample.
+        int maxSamples = (int) Math.max(2, window.toNanos() / Math.max(1, interval.toNanos()) + 2);
+        for (EndpointSettings endpoint : settings) {
+            samplers.add(new EndpointSampler(endpoint, files, window.toNanos(), maxSamples));
+            endpoints.add(endpoint.address());
+        }
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "status-sampler");
+            thread.setDaemon(true);
+            return thread;
+        });
+        sampleNow();
+    }
+
+    public void start() {
+        scheduler.scheduleAtFixedRate(this::sampleSafely, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The endpoints this daemon serves, in configuration order. */
+    public List<InetAddress> endpoints() {
+        return List.copyOf(endpoints);
+    }
+
+    public Snapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Samples every endpoint once, now, and publishes the result. */
+    public void sampleNow() {
+        long nanos = System.nanoTime();
+        Map<InetAddress, EndpointStatus> statuses = new LinkedHashMap<>();
+        for (EndpointSampler sampler : samplers) {
+            statuses.put(sampler.settings().address(), sampler.sample(nanos));
+        }
+        snapshot = new Snapshot(statuses, System.currentTimeMillis());
+    }
+
+    private void sampleSafely() {
+        try {
+            sampleNow();
+        } catch (RuntimeException e) {
+            // A scheduled task that throws is never run again; the daemon must keep sampling.
+            log.error("sampling failed", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

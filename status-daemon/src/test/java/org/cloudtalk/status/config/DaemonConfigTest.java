@@ -1,0 +1,90 @@
+package org.cloudtalk.status.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.cloudtalk.status.FakeSystem;
+import org.cloudtalk.status.sample.EndpointSettings;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DaemonConfigTest {
+    @TempDir
+    Path temp;
+
+    Map<String, String> properties = new HashMap<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        FakeSystem system = new FakeSystem(temp);
+        Path key = temp.resolve("key");
+        Files.writeString(key, "a-deployment-key-of-some-length\n");
+        properties.put("key.file", key.toString());
+        properties.put("endpoints", "10.0.0.1");
+        properties.put("interface", FakeSystem.NIC);
+        properties.put("disk", FakeSystem.DISK);
+        properties.put("sysfs.root", system.files().sysfs().toString());
+        properties.put("procfs.root", system.files().procfs().toString());
+    }
+
+    @Test
+    void capsTheDeviceSpeedAndAppliesPerEndpointSettings() throws Exception {
+        properties.put("nic.capacity.mbps", "500");
+        properties.put("endpoint.10.0.0.1.nic.tx.capacity.mbps", "100");
+        properties.put("endpoint.10.0.0.1.disk.write.capacity.mibps", "50");
+        DaemonConfig config = DaemonConfig.from(properties);
+        EndpointSettings endpoint = config.endpoints().get(0);
+        assertThat(endpoint.nicRxCapacityBitsPerSecond()).isEqualTo(500_000_000L);
+        assertThat(endpoint.nicTxCapacityBitsPerSecond()).isEqualTo(100_000_000L);
+        assertThat(endpoint.diskWriteCapacityBytesPerSecond()).isEqualTo(50L << 20);
+        assertThat(endpoint.diskReadCapacityBytesPerSecond()).isEqualTo(200L << 20);
+        assertThat(config.key()).isEqualTo("a-deployment-key-of-some-length".getBytes());
+        assertThat(config.bindAddress().getPort()).isEqualTo(DaemonConfig.DEFAULT_PORT);
+    }
+
+    @Test
+    void deviceSpeedIsTheCapacityWithoutACap() throws Exception {
+        assertThat(DaemonConfig.from(properties).endpoints().get(0).nicRxCapacityBitsPerSecond())
+                .isEqualTo(10_000_000_000L);
+    }
+
+    @Test
+    void explainsEveryBadValue() throws Exception {
+        assertError("port", "70000", "Invalid value 70000 for port: must be between 0 and 65535");
+        assertError("port", "http", "Invalid value http for port: not a whole number");
+        assertError("bind", "localhost", "Invalid value localhost for bind: not an IP address literal");
+        assertError("endpoints", "db1.example", "Invalid value db1.example for endpoints: not an IP address literal");
+        assertError("sample.interval.ms", "5", "Invalid value 5 for sample.interval.ms: must be between 10 and 60000");
+        assertError(
+                "smoothing.window.ms",
+                "100",
+                "Invalid value 100 for smoothing.window.ms: must be at least sample.interval.ms");
+        assertError("nic.capcity.mbps", "100", "Unknown configuration key nic.capcity.mbps");
+        Path shortKey = temp.resolve("short");
+        Files.writeString(shortKey, "tiny");
+        assertError(
+                "key.file",
+                shortKey.toString(),
+                "Invalid value " + shortKey + " for key.file: the key must be at least 16 bytes");
+        assertError(
+                "key.file", "/nonexistent", "Invalid value /nonexistent for key.file: cannot read it (/nonexistent)");
+        properties.remove("interface");
+        assertError(
+                "endpoints",
+                "192.0.2.44",
+                "Invalid value 192.0.2.44 for endpoints: no local interface holds it; set endpoint.192.0.2.44.interface");
+    }
+
+    private void assertError(String key, String value, String message) {
+        Map<String, String> bad = new HashMap<>(properties);
+        bad.put(key, value);
+        assertThatThrownBy(() -> DaemonConfig.from(bad))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(message);
+    }
+}
