@@ -38,7 +38,8 @@ public final class StatusProbe {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /** Runs the probe with the given streams; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         Arguments arguments;
         InetSocketAddress target;
         List<InetAddress> endpoints = new ArrayList<>();

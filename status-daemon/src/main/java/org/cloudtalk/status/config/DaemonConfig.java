@@ -96,7 +96,7 @@ public record DaemonConfig(
             throw ConfigException.invalid(
                     "smoothing.window.ms", Long.toString(window.toMillis()), "must be at least sample.interval.ms");
         }
-        long skew = settings.number("max.clock.skew.ms", 2000, 100, 600_000);
+        long skew = settings.number("max.clock.skew.ms", 1000, 100, 600_000);
         long rate = settings.number("rate.limit.per.source", 20_000, 1, 10_000_000);
         int burst = (int) settings.number("rate.limit.burst", 1000, 1, 1_000_000);
         Duration countersLog = Duration.ofSeconds(settings.number("counters.log.interval.s", 60, 0, 86_400));

@@ -9,8 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns one endpoint's cumulative counters into current use. NIC use is the sliding-window rate of rx/tx bytes.
- * Disk use is the larger of the measured throughput and the busy fraction times capacity (split between reads and
- * writes by their share of the throughput), so a disk saturated by small random I/O reads as busy, not idle.
+ * Disk use is the measured throughput, except on a device busy at least {@value #SATURATED} of the time: there it is
+ * at least the busy fraction times capacity (split between reads and writes by their share of the throughput), so a
+ * disk saturated by small random I/O reads as used, not idle. Below that, busy time says little (devices with deep
+ * queues are "busy" while far from their bandwidth), so it is not used.
  *
  * <p>Counters that cannot be read are reported as full use: an endpoint CloudTalk cannot see is not one to pick.
  *
@@ -18,6 +20,7 @@ import org.slf4j.LoggerFactory;
  */
 final class EndpointSampler {
     private static final Logger log = LoggerFactory.getLogger(EndpointSampler.class);
+    private static final double SATURATED = 0.9;
 
     private final EndpointSettings settings;
     private final SystemFiles files;
@@ -68,8 +71,9 @@ final class EndpointSampler {
                 double busyFraction = Math.min(1, busy.add(nanos, disk.busyMillis()) / 1000);
                 double total = readRate + writeRate;
                 double readShare = total > 0 ? readRate / total : 0.5;
-                readUse = Math.round(Math.max(readRate, busyFraction * readShare * readCapacity));
-                writeUse = Math.round(Math.max(writeRate, busyFraction * (1 - readShare) * writeCapacity));
+                double saturation = busyFraction >= SATURATED ? busyFraction : 0;
+                readUse = Math.round(Math.max(readRate, saturation * readShare * readCapacity));
+                writeUse = Math.round(Math.max(writeRate, saturation * (1 - readShare) * writeCapacity));
                 diskFailing = recovered(diskFailing, "disk " + device);
             } catch (IOException | RuntimeException e) {
                 diskFailing = failed(diskFailing, "disk " + device, e);
