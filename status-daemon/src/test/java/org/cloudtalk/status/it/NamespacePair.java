@@ -9,7 +9,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Two emulated hosts: network namespaces joined by a veth pair, each end shaped by {@code tc tbf} to a known rate.
+ * Two emulated hosts: network namespaces joined by a veth pair, each end shaped by {@code tc tbf} to a known rate,
+ * and an unshaped management veth from the test's namespace to host A.
  * Everything it creates, including the processes it starts inside the namespaces, is removed on close, and by a
  * shutdown hook if the JVM dies first.
  */
@@ -20,6 +21,12 @@ final class NamespacePair implements AutoCloseable {
     final String linkB;
     final String addressA;
     final String addressB;
+    /** A's address on an unshaped management link from the test's own namespace, for probing without noise. */
+    final String managementA;
+
+    private final String managementLink;
+    private final String managementPeer;
+    private final String managementHost;
     private final List<Process> processes = new ArrayList<>();
     private final Thread cleanup = new Thread(this::removeEverything, "namespace-cleanup");
 
@@ -32,6 +39,10 @@ final class NamespacePair implements AutoCloseable {
         linkB = "ct" + id + "vb";
         addressA = "10.213." + subnet + ".1";
         addressB = "10.213." + subnet + ".2";
+        managementLink = "ct" + id + "m0";
+        managementPeer = "ct" + id + "m1";
+        managementHost = "10.214." + subnet + ".1";
+        managementA = "10.214." + subnet + ".2";
     }
 
     /** Whether this machine lets the test build namespaces: root and iproute2. */
@@ -56,6 +67,12 @@ final class NamespacePair implements AutoCloseable {
                 pair.run("ip", "-n", host[0], "link", "set", "lo", "up");
                 pair.run("ip", "-n", host[0], "link", "set", host[1], "up");
             }
+            pair.run("ip", "link", "add", pair.managementLink, "type", "veth", "peer", "name", pair.managementPeer);
+            pair.run("ip", "link", "set", pair.managementPeer, "netns", pair.hostA);
+            pair.run("ip", "addr", "add", pair.managementHost + "/30", "dev", pair.managementLink);
+            pair.run("ip", "-n", pair.hostA, "addr", "add", pair.managementA + "/30", "dev", pair.managementPeer);
+            pair.run("ip", "link", "set", pair.managementLink, "up");
+            pair.run("ip", "-n", pair.hostA, "link", "set", pair.managementPeer, "up");
             pair.shape(pair.hostA, pair.linkA, aToBMbit);
             pair.shape(pair.hostB, pair.linkB, bToAMbit);
             return pair;

@@ -20,6 +20,7 @@ import org.cloudtalk.status.wire.ReplayGuard;
 import org.cloudtalk.status.wire.StatusCodec;
 import org.cloudtalk.status.wire.StatusReply;
 import org.cloudtalk.status.wire.StatusRequest;
+import org.cloudtalk.status.wire.TestDatagrams;
 import org.cloudtalk.status.wire.WireFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,8 +54,11 @@ class StatusRequestHandlerTest {
     }
 
     private EmbeddedChannel channel(SourceRateLimiter limiter) {
-        return new EmbeddedChannel(new StatusRequestHandler(
-                codec, sampler, new ReplayGuard(2000, 1 << 12), limiter, counters, clock::get));
+        return channel(limiter, new ReplayGuard(2000, 1 << 12));
+    }
+
+    private EmbeddedChannel channel(SourceRateLimiter limiter, ReplayGuard guard) {
+        return new EmbeddedChannel(new StatusRequestHandler(codec, sampler, guard, limiter, counters, clock::get));
     }
 
     @AfterEach
@@ -113,13 +117,30 @@ class StatusRequestHandlerTest {
     }
 
     @Test
+    void dropsAuthenticButMalformedRequestsAndRefusesWhenTheReplayCacheIsFull() throws Exception {
+        channel.finishAndReleaseAll();
+        channel = channel(new SourceRateLimiter(1000, 100), new ReplayGuard(2000, 1));
+        send(TestDatagrams.signedRequest(KEY, clock.get(), 1, 7, 1, 2, 3, 4));
+        send(TestDatagrams.signedRequest(KEY, clock.get(), WireFormat.MAX_ENDPOINTS + 1));
+        send(request(List.of(served)));
+        send(request(List.of(served)));
+        assertThat(channel.outboundMessages()).hasSize(1);
+        channel.releaseOutbound();
+        assertThat(counters.dropped(DropReason.MALFORMED)).isEqualTo(1);
+        assertThat(counters.dropped(DropReason.TOO_MANY_ENDPOINTS)).isEqualTo(1);
+        assertThat(counters.dropped(DropReason.REPLAY_CACHE_FULL)).isEqualTo(1);
+    }
+
+    @Test
     void limitsEachSenderWithoutStarvingOthers() throws Exception {
         channel.finishAndReleaseAll();
-        channel = channel(new SourceRateLimiter(1000, 5));
+        // A burst of 5 and a refill too slow to matter within the test: exactly 15 of 20 are refused.
+        channel = channel(new SourceRateLimiter(0.001, 5));
         for (int i = 0; i < 20; i++) {
             send(request(List.of(served)));
         }
-        assertThat(counters.dropped(DropReason.RATE_LIMITED)).isGreaterThanOrEqualTo(14);
+        assertThat(counters.dropped(DropReason.RATE_LIMITED)).isEqualTo(15);
+        assertThat(channel.outboundMessages()).hasSize(5);
         channel.releaseOutbound();
         channel.writeInbound(new DatagramPacket(
                 Unpooled.wrappedBuffer(request(List.of(served))), DAEMON, new InetSocketAddress("10.0.0.3", 1)));

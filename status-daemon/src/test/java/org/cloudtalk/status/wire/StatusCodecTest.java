@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -77,10 +76,12 @@ class StatusCodecTest {
         assertThat(reason(otherKey.encodeRequest(new StatusRequest(7, 8, List.of()))))
                 .isEqualTo(DropReason.BAD_MAC);
         // Authentic but malformed: the signer claims one endpoint and sends an address of unknown family.
-        assertThat(reason(signed(header(1), 5, 10, 0, 0, 1))).isEqualTo(DropReason.MALFORMED);
-        assertThat(reason(signed(header(1), 4, 10, 0))).isEqualTo(DropReason.MALFORMED);
-        assertThat(reason(signed(header(0), 4))).isEqualTo(DropReason.MALFORMED);
-        assertThat(reason(signed(header(WireFormat.MAX_ENDPOINTS + 1)))).isEqualTo(DropReason.TOO_MANY_ENDPOINTS);
+        assertThat(reason(TestDatagrams.signedRequest(KEY, 2, 1, 5, 10, 0, 0, 1)))
+                .isEqualTo(DropReason.MALFORMED);
+        assertThat(reason(TestDatagrams.signedRequest(KEY, 2, 1, 4, 10, 0))).isEqualTo(DropReason.MALFORMED);
+        assertThat(reason(TestDatagrams.signedRequest(KEY, 2, 0, 4))).isEqualTo(DropReason.MALFORMED);
+        assertThat(reason(TestDatagrams.signedRequest(KEY, 2, WireFormat.MAX_ENDPOINTS + 1)))
+                .isEqualTo(DropReason.TOO_MANY_ENDPOINTS);
     }
 
     @Test
@@ -101,24 +102,6 @@ class StatusCodecTest {
                 catchThrowableOfType(WireException.class, () -> codec.decodeRequest(datagram, datagram.length));
         assertThat(exception).isNotNull();
         return exception.reason();
-    }
-
-    private static byte[] header(int count) {
-        java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(WireFormat.HEADER_LENGTH);
-        header.putShort(WireFormat.MAGIC).put(WireFormat.VERSION).put(WireFormat.TYPE_REQUEST);
-        header.putLong(1).putLong(2).put((byte) count);
-        return header.array();
-    }
-
-    private static byte[] signed(byte[] header, int... body) {
-        byte[] data = Arrays.copyOf(header, header.length + body.length + WireFormat.MAC_LENGTH);
-        for (int i = 0; i < body.length; i++) {
-            data[header.length + i] = (byte) body[i];
-        }
-        int bodyEnd = header.length + body.length;
-        byte[] mac = new MessageAuthenticator(KEY).mac(data, bodyEnd);
-        System.arraycopy(mac, 0, data, bodyEnd, mac.length);
-        return data;
     }
 
     private static byte[] with(byte[] data, int index, byte value) {
