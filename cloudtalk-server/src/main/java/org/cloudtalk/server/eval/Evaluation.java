@@ -1,0 +1,16 @@
+package org.cloudtalk.server.eval;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.OptionalDouble;
+
+/**
+ * An evaluator's answer: the binding, and the flow estimator's completion time for it in seconds where the query has
+ * finite flows (empty when every flow is endless, or the evaluator did not estimate).
+ */
+public record Evaluation(Binding binding, OptionalDouble completionSeconds) {
+    public Evaluation {
+        requireNonNull(binding, "binding is null");
+        requireNonNull(completionSeconds, "completionSeconds is null");
+    }
+}

@@ -1,0 +1,380 @@
+package org.cloudtalk.server.eval.flow;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.cloudtalk.lang.ast.Attribute;
+import org.cloudtalk.lang.ast.Expression;
+import org.cloudtalk.lang.ast.Flow;
+import org.cloudtalk.lang.ast.FlowSelector;
+import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
+
+/**
+ * The flow-level estimator (§4): a fluid simulation in which the flows of a bound query share the capacity the
+ * hosts have left (background use is inelastic) max-min fairly, as if bottlenecks were only at the hosts' links and
+ * disks (a full-bisection core). A network flow uses its source's transmit and its destination's receive capacity; a
+ * disk flow its host's disk read or write capacity; a flow between a host and itself uses nothing.
+ *
+ * <p>Restrictions: {@code rate} caps a flow's rate (re-evaluated with the current rates until they stabilise, so
+ * {@code rate r(f2)} / {@code rate r(f1)} settle on a common rate); {@code transfer} keeps a flow's transferred bytes at
+ * or below a bound, so once it catches up it moves no faster than the bound grows; {@code start} delays a flow (it
+ * may wait for {@code e(g)}); {@code size} or {@code end} makes it finite.
+ *
+ * <p>Between events (a flow starting, finishing, or catching up with its transfer bound) rates are constant, so time
+ * jumps from event to event. Thread-safe: every call works on its own state.
+ */
+public final class FlowEstimator {
+    /** Rate of a flow that uses no shared resource (host to itself): effectively instantaneous. */
+    static final double LOCAL_RATE = 1e15;
+
+    private static final double EPSILON = 1e-9;
+    private static final int MAX_EVENTS = 100_000;
+    private static final int MAX_RATE_ITERATIONS = 200;
+
+    public FlowEstimate estimate(QueryModel model, Binding binding, ClusterState state) {
+        return new Simulation(model, binding, state).run();
+    }
+
+    private static final class Simulation {
+        private final List<Flow> flows;
+        private final int count;
+        private final int[][] resources;
+        private final double[] capacity;
+        private final double[] size;
+        private final double[] start;
+        private final double[] end;
+        private final double[] transferred;
+        private final double[] rate;
+        private final boolean[] active;
+        private final boolean[] done;
+        private final double[] finishedAt;
+        private final Map<String, Integer> byName = new HashMap<>();
+        private double now;
+
+        Simulation(QueryModel model, Binding binding, ClusterState state) {
+            flows = model.query().flows();
+            count = flows.size();
+            resources = new int[count][];
+            size = new double[count];
+            start = new double[count];
+            end = new double[count];
+            transferred = new double[count];
+            rate = new double[count];
+            active = new boolean[count];
+            done = new boolean[count];
+            finishedAt = new double[count];
+            Arrays.fill(size, Double.NaN);
+            Arrays.fill(start, Double.NaN);
+            Arrays.fill(end, Double.NaN);
+            Arrays.fill(finishedAt, Double.NaN);
+            List<Double> capacities = new ArrayList<>();
+            Map<String, Integer> resourceIds = new HashMap<>();
+            for (int f = 0; f < count; f++) {
+                Flow flow = flows.get(f);
+                flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow.position() - 1));
+                String source = model.resolve(flow.source(), binding);
+                String destination = model.resolve(flow.destination(), binding);
+                List<String> used = new ArrayList<>();
+                if (source.equals(QueryModel.DISK)) {
+                    used.add(destination + " disk-read");
+                } else if (destination.equals(QueryModel.DISK)) {
+                    used.add(source + " disk-write");
+                } else if (!source.equals(destination)) {
+                    if (!source.equals(QueryModel.UNKNOWN_SOURCE)) {
+                        used.add(source + " tx");
+                    }
+                    used.add(destination + " rx");
+                }
+                resources[f] = new int[used.size()];
+                for (int i = 0; i < used.size(); i++) {
+                    String resource = used.get(i);
+                    Integer id = resourceIds.get(resource);
+                    if (id == null) {
+                        id = capacities.size();
+                        resourceIds.put(resource, id);
+                        capacities.add(available(state, resource));
+                    }
+                    resources[f][i] = id;
+                }
+            }
+            capacity = capacities.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+
+        private static double available(ClusterState state, String resource) {
+            int space = resource.lastIndexOf(' ');
+            String host = resource.substring(0, space);
+            if (host.equals(QueryModel.DISK)) {
+                return LOCAL_RATE;
+            }
+            HostLoad load = state.load(host);
+            return switch (resource.substring(space + 1)) {
+                case "tx" -> load.txAvailable();
+                case "rx" -> load.rxAvailable();
+                case "disk-read" -> load.diskReadAvailable();
+                default -> load.diskWriteAvailable();
+            };
+        }
+
+        FlowEstimate run() {
+            for (int events = 0; events < MAX_EVENTS; events++) {
+                activate();
+                if (allFiniteDone()) {
+                    break;
+                }
+                computeRates();
+                double step = nextEvent();
+                if (Double.isInfinite(step)) {
+                    break; // nothing can make progress any more
+                }
+                advance(step);
+            }
+            return result();
+        }
+
+        private void activate() {
+            for (int f = 0; f < count; f++) {
+                if (active[f] || done[f]) {
+                    continue;
+                }
+                if (Double.isNaN(start[f])) {
+                    start[f] = value(f, Attribute.START, 0);
+                }
+                if (!Double.isNaN(start[f]) && start[f] <= now + EPSILON) {
+                    active[f] = true;
+                    size[f] = value(f, Attribute.SIZE, Double.NaN);
+                    end[f] = value(f, Attribute.END, Double.NaN);
+                }
+            }
+        }
+
+        private boolean allFiniteDone() {
+            for (int f = 0; f < count; f++) {
+                if (!done[f] && isFinite(f)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean isFinite(int f) {
+            return flows.get(f).has(Attribute.SIZE) || flows.get(f).has(Attribute.END);
+        }
+
+        /** Max-min fair rates under the current caps, repeated until the caps (which may refer to rates) settle. */
+        private void computeRates() {
+            double[] caps = new double[count];
+            Arrays.fill(caps, Double.POSITIVE_INFINITY);
+            waterFill(caps);
+            for (int iteration = 0; iteration < MAX_RATE_ITERATIONS; iteration++) {
+                for (int f = 0; f < count; f++) {
+                    caps[f] = active[f] ? cap(f) : 0;
+                }
+                double[] previous = rate.clone();
+                waterFill(caps);
+                double change = 0;
+                for (int f = 0; f < count; f++) {
+                    change = Math.max(change, Math.abs(rate[f] - previous[f]) / Math.max(1, previous[f]));
+                }
+                if (change < EPSILON) {
+                    return;
+                }
+            }
+        }
+
+        private double cap(int f) {
+            double cap = Double.POSITIVE_INFINITY;
+            Optional<Expression> rateLimit = flows.get(f).attribute(Attribute.RATE);
+            if (rateLimit.isPresent()) {
+                double limit = evaluate(rateLimit.get());
+                if (!Double.isNaN(limit)) {
+                    cap = Math.max(0, limit);
+                }
+            }
+            Optional<Expression> bound = flows.get(f).attribute(Attribute.TRANSFER);
+            if (bound.isPresent()) {
+                double allowed = evaluate(bound.get());
+                if (!Double.isNaN(allowed) && transferred[f] >= allowed - EPSILON * Math.max(1, allowed)) {
+                    cap = Math.min(cap, Math.max(0, growth(bound.get())));
+                }
+            }
+            return cap;
+        }
+
+        private void waterFill(double[] caps) {
+            double[] left = capacity.clone();
+            boolean[] frozen = new boolean[count];
+            Arrays.fill(rate, 0);
+            int unfrozen = 0;
+            for (int f = 0; f < count; f++) {
+                frozen[f] = !active[f] || done[f] || caps[f] <= 0;
+                if (!frozen[f] && resources[f].length == 0) {
+                    rate[f] = Math.min(caps[f], LOCAL_RATE);
+                    frozen[f] = true;
+                }
+                if (!frozen[f]) {
+                    unfrozen++;
+                }
+            }
+            int[] users = new int[capacity.length];
+            while (unfrozen > 0) {
+                Arrays.fill(users, 0);
+                for (int f = 0; f < count; f++) {
+                    if (!frozen[f]) {
+                        for (int r : resources[f]) {
+                            users[r]++;
+                        }
+                    }
+                }
+                double delta = Double.POSITIVE_INFINITY;
+                for (int r = 0; r < left.length; r++) {
+                    if (users[r] > 0) {
+                        delta = Math.min(delta, left[r] / users[r]);
+                    }
+                }
+                for (int f = 0; f < count; f++) {
+                    if (!frozen[f]) {
+                        delta = Math.min(delta, caps[f] - rate[f]);
+                    }
+                }
+                delta = Math.max(0, delta);
+                for (int f = 0; f < count; f++) {
+                    if (!frozen[f]) {
+                        rate[f] += delta;
+                        for (int r : resources[f]) {
+                            left[r] -= delta;
+                        }
+                    }
+                }
+                for (int f = 0; f < count; f++) {
+                    if (frozen[f]) {
+                        continue;
+                    }
+                    boolean saturated = rate[f] >= caps[f] - EPSILON * Math.max(1, caps[f]);
+                    for (int r : resources[f]) {
+                        saturated |= left[r] <= EPSILON * Math.max(1, capacity[r]);
+                    }
+                    if (saturated) {
+                        frozen[f] = true;
+                        unfrozen--;
+                    }
+                }
+            }
+        }
+
+        /** Time to the next event: a finite flow finishing, a deadline, a start, a flow catching up with its bound. */
+        private double nextEvent() {
+            double step = Double.POSITIVE_INFINITY;
+            for (int f = 0; f < count; f++) {
+                if (active[f] && !done[f]) {
+                    if (!Double.isNaN(size[f]) && rate[f] > 0) {
+                        step = Math.min(step, (size[f] - transferred[f]) / rate[f]);
+                    }
+                    if (!Double.isNaN(end[f])) {
+                        step = Math.min(step, Math.max(0, end[f] - now));
+                    }
+                    Optional<Expression> bound = flows.get(f).attribute(Attribute.TRANSFER);
+                    if (bound.isPresent()) {
+                        double gap = evaluate(bound.get()) - transferred[f];
+                        double closing = rate[f] - growth(bound.get());
+                        if (gap > EPSILON && closing > EPSILON) {
+                            step = Math.min(step, gap / closing);
+                        }
+                    }
+                } else if (!active[f] && !done[f] && !Double.isNaN(start[f])) {
+                    step = Math.min(step, Math.max(0, start[f] - now));
+                }
+            }
+            return step;
+        }
+
+        private void advance(double step) {
+            now += step;
+            for (int f = 0; f < count; f++) {
+                if (!active[f] || done[f]) {
+                    continue;
+                }
+                transferred[f] += rate[f] * step;
+                boolean sizeReached =
+                        !Double.isNaN(size[f]) && transferred[f] >= size[f] - EPSILON * Math.max(1, size[f]);
+                boolean deadline = !Double.isNaN(end[f]) && now >= end[f] - EPSILON;
+                if (sizeReached || deadline) {
+                    if (sizeReached) {
+                        transferred[f] = size[f];
+                    }
+                    done[f] = true;
+                    active[f] = false;
+                    finishedAt[f] = now;
+                    rate[f] = 0;
+                }
+            }
+        }
+
+        private FlowEstimate result() {
+            List<Double> ends = new ArrayList<>(count);
+            double completion = Double.NaN;
+            for (int f = 0; f < count; f++) {
+                double flowEnd = !isFinite(f) ? Double.NaN : done[f] ? finishedAt[f] : Double.POSITIVE_INFINITY;
+                ends.add(flowEnd);
+                if (!Double.isNaN(flowEnd)) {
+                    completion = Double.isNaN(completion) ? flowEnd : Math.max(completion, flowEnd);
+                }
+            }
+            return new FlowEstimate(completion, ends);
+        }
+
+        /** An attribute's value now, or {@code absent} if the flow does not restrict it; NaN if not yet known. */
+        private double value(int f, Attribute attribute, double absent) {
+            Optional<Expression> expression = flows.get(f).attribute(attribute);
+            return expression.isPresent() ? evaluate(expression.get()) : absent;
+        }
+
+        private double evaluate(Expression expression) {
+            if (expression instanceof Expression.Number number) {
+                return number.value();
+            }
+            if (expression instanceof Expression.Reference reference) {
+                int g = target(reference.flow());
+                return switch (reference.attribute()) {
+                    case START -> start[g];
+                    case END -> finishedAt[g];
+                    case SIZE -> Double.isNaN(size[g]) ? value(g, Attribute.SIZE, Double.NaN) : size[g];
+                    case RATE -> rate[g];
+                    case TRANSFER -> transferred[g];
+                };
+            }
+            Expression.Binary binary = (Expression.Binary) expression;
+            return binary.operator().apply(evaluate(binary.left()), evaluate(binary.right()));
+        }
+
+        /** How fast an expression grows now: transfers grow at their flow's rate; other references are constant. */
+        private double growth(Expression expression) {
+            if (expression instanceof Expression.Number) {
+                return 0;
+            }
+            if (expression instanceof Expression.Reference reference) {
+                return reference.attribute() == Attribute.TRANSFER ? rate[target(reference.flow())] : 0;
+            }
+            Expression.Binary binary = (Expression.Binary) expression;
+            return switch (binary.operator()) {
+                case ADD -> growth(binary.left()) + growth(binary.right());
+                case SUBTRACT -> growth(binary.left()) - growth(binary.right());
+                case MULTIPLY -> growth(binary.left()) * evaluate(binary.right())
+                        + evaluate(binary.left()) * growth(binary.right());
+                case DIVIDE -> growth(binary.left()) / evaluate(binary.right());
+            };
+        }
+
+        private int target(FlowSelector selector) {
+            if (selector instanceof FlowSelector.ByPosition byPosition) {
+                return byPosition.position() - 1;
+            }
+            return byName.get(((FlowSelector.ByName) selector).name());
+        }
+    }
+}

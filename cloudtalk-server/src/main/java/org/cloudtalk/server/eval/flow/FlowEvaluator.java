@@ -1,0 +1,42 @@
+package org.cloudtalk.server.eval.flow;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.OptionalDouble;
+import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.Evaluation;
+import org.cloudtalk.server.eval.EvaluationException;
+import org.cloudtalk.server.eval.Evaluator;
+import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.state.ClusterState;
+
+/**
+ * The {@code flow} evaluator: binds with another evaluator (the heuristic by default) and reports the flow
+ * estimator's completion time for that binding. Also the cost every search uses to compare bindings.
+ */
+public final class FlowEvaluator implements Evaluator {
+    private final Evaluator binder;
+    private final FlowEstimator estimator = new FlowEstimator();
+
+    public FlowEvaluator(Evaluator binder) {
+        this.binder = requireNonNull(binder, "binder is null");
+    }
+
+    @Override
+    public Evaluation evaluate(QueryModel query, ClusterState state) {
+        Binding binding = binder.evaluate(query, state).binding();
+        double completion = estimator.estimate(query, binding, state).completionSeconds();
+        return new Evaluation(
+                binding, Double.isNaN(completion) ? OptionalDouble.empty() : OptionalDouble.of(completion));
+    }
+
+    /** Completion time in seconds of the query under a binding: lower is better, +∞ if it never completes. */
+    public static double cost(FlowEstimator estimator, QueryModel query, Binding binding, ClusterState state) {
+        double completion = estimator.estimate(query, binding, state).completionSeconds();
+        if (Double.isNaN(completion)) {
+            throw new EvaluationException(
+                    "comparing bindings needs a finite flow (one with size or end); every flow of this query is endless");
+        }
+        return completion;
+    }
+}

@@ -1,0 +1,141 @@
+package org.cloudtalk.server.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.cloudtalk.server.eval.States.MIB;
+import static org.cloudtalk.server.eval.States.host;
+import static org.cloudtalk.server.eval.States.idle;
+import static org.cloudtalk.server.eval.States.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
+import org.cloudtalk.server.eval.flow.FlowEvaluator;
+import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
+import org.cloudtalk.server.eval.refined.RefinedEvaluator;
+import org.cloudtalk.server.state.ClusterState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class EvaluatorTest {
+    private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
+    private final ExhaustiveEvaluator exhaustive = new ExhaustiveEvaluator();
+    private final FlowEstimator estimator = new FlowEstimator();
+
+    @Test
+    void bindsZToTheEndpointItTalksToAsThePaperExplains() {
+        QueryModel query =
+                model("X = Y = Z = (10.0.0.1 10.0.0.2 10.0.0.3)\n" + "f1 X -> Y size 100M\nf2 Z -> 10.0.0.1 size 100M");
+        ClusterState state = States.state(Map.of(
+                "10.0.0.1",
+                idle(100 * MIB),
+                "10.0.0.2",
+                host(100 * MIB, 0, 50 * MIB, 0, 0),
+                "10.0.0.3",
+                idle(100 * MIB)));
+        Binding binding = heuristic.evaluate(query, state).binding();
+        assertThat(binding.valueOf("Z")).isEqualTo("10.0.0.1");
+        // X then picks the most transmit capacity of what is left, Y the remaining server.
+        assertThat(binding.valueOf("X")).isEqualTo("10.0.0.3");
+        assertThat(binding.valueOf("Y")).isEqualTo("10.0.0.2");
+    }
+
+    @Test
+    void replicaReadPicksTheReplicaWithTheMostAvailableTransmitAndDisk() {
+        QueryModel query = model("src = (10.0.0.1 10.0.0.2 10.0.0.3)\n"
+                + "f1 disk -> src size 256M rate r(f2)\nf2 src -> 10.0.0.9 size 256M rate r(f1)");
+        ClusterState state = States.state(Map.of(
+                "10.0.0.1", host(100 * MIB, 0, 90 * MIB, 0, 0),
+                "10.0.0.2", host(100 * MIB, 0, 10 * MIB, 0, 0),
+                "10.0.0.3", host(100 * MIB, 0, 10 * MIB, 95 * MIB, 0),
+                "10.0.0.9", idle(100 * MIB)));
+        assertThat(heuristic.evaluate(query, state).binding().valueOf("src")).isEqualTo("10.0.0.2");
+    }
+
+    @Test
+    void refusesWhenDistinctVariablesOutnumberCandidates() {
+        QueryModel query = model("A = B = (10.0.0.1)\nf1 A -> B size 1M");
+        assertThatThrownBy(() -> heuristic.evaluate(query, States.state(Map.of())))
+                .isInstanceOf(EvaluationException.class)
+                .hasMessageContaining("variable B has no candidate left");
+        QueryModel shared =
+                model("shared A = B = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 1M\nf2 B -> 10.0.0.4 size 1M");
+        Binding binding = heuristic
+                .evaluate(shared, States.state(Map.of("10.0.0.1", idle(10), "10.0.0.2", idle(5))))
+                .binding();
+        assertThat(binding.valueOf("A")).isEqualTo(binding.valueOf("B")).isEqualTo("10.0.0.1");
+    }
+
+    @Test
+    void exhaustiveRefusesSearchesOverItsLimit() {
+        QueryModel query = model("A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1M");
+        assertThatThrownBy(() -> new ExhaustiveEvaluator(10).evaluate(query, States.state(Map.of())))
+                .isInstanceOf(EvaluationException.class)
+                .hasMessageContaining("exhaustive search over 16 bindings exceeds the limit of 10");
+    }
+
+    /** §5.1: the heuristic is optimal for single-variable queries and for daisy chains from a fixed address. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "src = (%s)\nf1 disk -> src size 256M rate r(f2)\nf2 src -> 10.0.9.1 size 256M rate r(f1)",
+                "A = (%s)\nf1 A -> 10.0.9.1 size 100M",
+                "B = C = D = (%s)\nf1 10.0.9.1 -> B size 100M\nf2 B -> C size sz(f1) transfer t(f1)\n"
+                        + "f3 C -> D size sz(f1) transfer t(f2)"
+            })
+    void heuristicIsOptimalWhereThePaperSaysSo(String template) {
+        List<String> hosts = hosts(8);
+        QueryModel query = model(String.format(template, String.join(" ", hosts)));
+        Random random = new Random(51);
+        for (int i = 0; i < 300; i++) {
+            List<String> all = new ArrayList<>(hosts);
+            all.add("10.0.9.1");
+            ClusterState state = States.random(random, all, 100 * MIB, i % 2 == 0);
+            double heuristicCost = FlowEvaluator.cost(
+                    estimator, query, heuristic.evaluate(query, state).binding(), state);
+            double optimal =
+                    exhaustive.evaluate(query, state).completionSeconds().orElseThrow();
+            assertThat(heuristicCost)
+                    .as("state %d", i)
+                    .isCloseTo(optimal, org.assertj.core.data.Percentage.withPercentage(1e-6));
+        }
+    }
+
+    @Test
+    void refinedIsNeverWorseThanTheHeuristicAndOptimalInAtLeast95Percent() {
+        List<String> hosts = hosts(10);
+        QueryModel query = model("X1 = X2 = X3 = (" + String.join(" ", hosts) + ")\n"
+                + "f1 X1 -> X2 size 100M\nf2 X2 -> X3 size sz(f1) transfer t(f1)");
+        RefinedEvaluator refined = new RefinedEvaluator();
+        Random random = new Random(7);
+        int optimal = 0;
+        int states = 200;
+        for (int i = 0; i < states; i++) {
+            ClusterState state = States.random(random, hosts, 100 * MIB, i % 2 == 0);
+            double heuristicCost = FlowEvaluator.cost(
+                    estimator, query, heuristic.evaluate(query, state).binding(), state);
+            double refinedCost =
+                    refined.evaluate(query, state).completionSeconds().orElseThrow();
+            double best = exhaustive.evaluate(query, state).completionSeconds().orElseThrow();
+            assertThat(refinedCost).isLessThanOrEqualTo(heuristicCost * (1 + 1e-9));
+            assertThat(refinedCost).isGreaterThanOrEqualTo(best * (1 - 1e-9));
+            if (refinedCost <= best * (1 + 1e-9)) {
+                optimal++;
+            }
+        }
+        System.out.println("refined optimal in " + optimal + " of " + states);
+        assertThat(optimal).isGreaterThanOrEqualTo(states * 95 / 100);
+    }
+
+    private static List<String> hosts(int count) {
+        List<String> hosts = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            hosts.add("10.0.0." + i);
+        }
+        return hosts;
+    }
+}

@@ -1,0 +1,110 @@
+package org.cloudtalk.server.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.cloudtalk.server.eval.States.MIB;
+import static org.cloudtalk.server.eval.States.host;
+import static org.cloudtalk.server.eval.States.idle;
+import static org.cloudtalk.server.eval.States.model;
+
+import java.util.Map;
+import org.cloudtalk.server.eval.flow.FlowEstimate;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
+import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
+import org.junit.jupiter.api.Test;
+
+class FlowEstimatorTest {
+    private static final String A = "10.0.0.1";
+    private static final String B = "10.0.0.2";
+    private static final String C = "10.0.0.3";
+    private final FlowEstimator estimator = new FlowEstimator();
+
+    @Test
+    void oneFlowTakesSizeOverAvailableBandwidth() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 100M", Map.of(A, host(20 * MIB, 0, 10 * MIB, 0, 0), B, idle(20 * MIB)));
+        assertThat(estimate.completionSeconds()).isCloseTo(10, within(1e-6));
+    }
+
+    @Test
+    void flowsSharingALinkShareItFairly() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 100M\nf2 10.0.0.1 -> 10.0.0.3 size 50M",
+                Map.of(A, idle(10 * MIB), B, idle(100 * MIB), C, idle(100 * MIB)));
+        // 5 MiB/s each until f2 ends at 10 s, then f1 alone at 10 MiB/s for its last 50 MiB.
+        assertThat(estimate.flowEndSeconds()).containsExactly(15.0, 10.0);
+    }
+
+    @Test
+    void mutualRateReferencesSettleOnTheSlowerSide() {
+        FlowEstimate estimate = estimate(
+                "f1 disk -> 10.0.0.1 size 100M rate r(f2)\nf2 10.0.0.1 -> 10.0.0.2 size sz(f1) rate r(f1)",
+                Map.of(A, new HostLoad(10 * MIB, 0, 10 * MIB, 0, 5 * MIB, 0, 5 * MIB, 0), B, idle(10 * MIB)));
+        assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(20, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(1)).isCloseTo(20, within(1e-6));
+    }
+
+    @Test
+    void transferBoundKeepsAForwarderBehindItsSource() {
+        // f1 can go at 10 MiB/s, f2 could go at 20 MiB/s but cannot forward what it has not received.
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 100M\nf2 10.0.0.2 -> 10.0.0.3 size sz(f1) transfer t(f1)",
+                Map.of(
+                        A,
+                        host(100 * MIB, 0, 90 * MIB, 0, 0),
+                        B,
+                        idle(100 * MIB),
+                        C,
+                        host(100 * MIB, 80 * MIB, 0, 0, 0)));
+        assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(10, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(1)).isCloseTo(10, within(1e-6));
+    }
+
+    @Test
+    void aSlowForwarderFinishesLater() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 100M\nf2 10.0.0.2 -> 10.0.0.3 size sz(f1) transfer t(f1)",
+                Map.of(A, idle(10 * MIB), B, idle(100 * MIB), C, host(100 * MIB, 98 * MIB, 0, 0, 0)));
+        assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(10, within(1e-6));
+        assertThat(estimate.completionSeconds()).isCloseTo(50, within(1e-6));
+    }
+
+    @Test
+    void aFlowCanStartWhenAnotherEnds() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 10M\nf2 10.0.0.1 -> 10.0.0.3 size 20M start e(f1) + 1s",
+                Map.of(A, idle(10 * MIB), B, idle(10 * MIB), C, idle(10 * MIB)));
+        assertThat(estimate.flowEndSeconds()).containsExactly(1.0, 4.0);
+    }
+
+    @Test
+    void endlessFlowsCompeteButDoNotCountTowardsCompletion() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 50M\nf2 10.0.0.1 -> 10.0.0.3",
+                Map.of(A, idle(10 * MIB), B, idle(100 * MIB), C, idle(100 * MIB)));
+        assertThat(estimate.completionSeconds()).isCloseTo(10, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(1)).isNaN();
+    }
+
+    @Test
+    void unknownSourceUsesOnlyTheReceiver() {
+        FlowEstimate estimate = estimate(
+                "f1 0.0.0.0 -> 10.0.0.1 size 40M rate r(f2)\nf2 10.0.0.1 -> disk size 40M rate r(f1)",
+                Map.of(A, new HostLoad(8 * MIB, 0, 1, 1, 1, 0, 100 * MIB, 0)));
+        assertThat(estimate.completionSeconds()).isCloseTo(5, within(1e-6));
+    }
+
+    @Test
+    void aFlowThatCanNeverProceedNeverCompletes() {
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 1M",
+                Map.of(A, host(10 * MIB, 0, 10 * MIB, 0, 0), B, host(10 * MIB, 10 * MIB, 0, 0, 0)));
+        assertThat(estimate.completionSeconds()).isInfinite();
+    }
+
+    private FlowEstimate estimate(String flows, Map<String, HostLoad> hosts) {
+        QueryModel query = model(flows);
+        return estimator.estimate(query, new Binding(Map.of()), new ClusterState(hosts));
+    }
+}
