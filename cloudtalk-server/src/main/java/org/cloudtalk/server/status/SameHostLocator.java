@@ -1,0 +1,28 @@
+package org.cloudtalk.server.status;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
+
+/** The paper's in-VM deployment: every endpoint runs its own daemon, on its own address at a fixed port. */
+public final class SameHostLocator implements Locator {
+    private final int port;
+
+    public SameHostLocator(int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 1-65535: " + port);
+        }
+        this.port = port;
+    }
+
+    @Override
+    public Optional<InetSocketAddress> locate(String address) {
+        try {
+            // Addresses reaching here are canonical IP literals from the parser: no name resolution happens.
+            return Optional.of(new InetSocketAddress(InetAddress.getByName(address), port));
+        } catch (UnknownHostException e) {
+            return Optional.empty();
+        }
+    }
+}

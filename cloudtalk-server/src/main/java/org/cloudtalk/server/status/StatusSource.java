@@ -1,0 +1,20 @@
+package org.cloudtalk.server.status;
+
+import java.time.Duration;
+import java.util.Set;
+import org.cloudtalk.server.state.ClusterState;
+
+/**
+ * Where host load comes from: the status daemons over UDP in production, a file for tests, demos and
+ * {@code info=static}. Implementations are thread-safe; {@link #gather} blocks for at most {@code wait}.
+ */
+public interface StatusSource extends AutoCloseable {
+    /** The load of each address; an address without an answer in time is reported heavily loaded. */
+    Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException;
+
+    /** What a gather found, and how many figures were asked for, answered fresh, or reused from recent replies. */
+    record Gathered(ClusterState state, int asked, int answered, int reused) {}
+
+    @Override
+    default void close() {}
+}

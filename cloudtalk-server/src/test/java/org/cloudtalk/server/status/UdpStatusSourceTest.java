@@ -1,0 +1,119 @@
+package org.cloudtalk.server.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.status.config.DaemonConfig;
+import org.cloudtalk.status.server.StatusDaemon;
+import org.cloudtalk.status.wire.KeyFile;
+import org.cloudtalk.status.wire.MessageAuthenticator;
+import org.cloudtalk.status.wire.StatusCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Scatter-gather against three real status daemons on 127.0.0.1-3 (same port, the in-VM layout). */
+class UdpStatusSourceTest {
+    private static final int PORT = 17_000 + (int) (ProcessHandle.current().pid() % 1000);
+
+    @TempDir
+    static Path temp;
+
+    static final List<StatusDaemon> daemons = new ArrayList<>();
+    static StatusCodec codec;
+
+    @BeforeAll
+    static void startDaemons() throws Exception {
+        Path key = temp.resolve("key");
+        Files.writeString(key, "gatherer-test-key-0123456789");
+        codec = new StatusCodec(new MessageAuthenticator(KeyFile.read(key)));
+        for (int i = 1; i <= 3; i++) {
+            Map<String, String> properties = new HashMap<>();
+            properties.put("key.file", key.toString());
+            properties.put("bind", "127.0.0." + i);
+            properties.put("port", Integer.toString(PORT));
+            properties.put("endpoints", "127.0.0." + i);
+            properties.put("interface", "lo");
+            properties.put("disk.path", temp.toString());
+            properties.put("nic.capacity.mbps", Integer.toString(100 * i));
+            properties.put("counters.log.interval.s", "0");
+            daemons.add(StatusDaemon.start(DaemonConfig.from(properties)));
+        }
+    }
+
+    @AfterAll
+    static void stopDaemons() {
+        daemons.forEach(StatusDaemon::close);
+    }
+
+    @Test
+    void asksEveryDaemonAtOnceAndTreatsSilenceAsHeavyLoad() throws Exception {
+        try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ZERO)) {
+            long start = System.nanoTime();
+            StatusSource.Gathered gathered =
+                    source.gather(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.9"), Duration.ofMillis(300));
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(gathered.asked()).isEqualTo(4);
+            assertThat(gathered.answered()).isEqualTo(3);
+            assertThat(gathered.state().load("127.0.0.2").rxCapacity()).isEqualTo(200e6 / 8);
+            assertThat(gathered.state().load("127.0.0.3").txCapacity()).isEqualTo(300e6 / 8);
+            assertThat(gathered.state().load("127.0.0.9")).isEqualTo(HostLoad.UNREACHABLE);
+            assertThat(elapsedMillis).isLessThan(2_000); // bounded by the wait, not by the silent host
+            assertThat(source.timeouts()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void reusesRecentRepliesWithinTheAgeLimitOnly() throws Exception {
+        long before = daemons.get(0).counters().replies();
+        try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ofSeconds(30))) {
+            assertThat(source.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).answered())
+                    .isEqualTo(1);
+            StatusSource.Gathered second = source.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
+            assertThat(second.reused()).isEqualTo(1);
+            assertThat(second.asked()).isZero();
+            assertThat(second.state().load("127.0.0.1").rxCapacity()).isEqualTo(100e6 / 8);
+        }
+        assertThat(daemons.get(0).counters().replies() - before).isEqualTo(1);
+        try (UdpStatusSource fresh = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ZERO)) {
+            fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
+            fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
+        }
+        assertThat(daemons.get(0).counters().replies() - before).isEqualTo(3);
+    }
+
+    @Test
+    void aDaemonWithAnotherKeyIsNotBelieved() throws Exception {
+        StatusCodec wrongKey = new StatusCodec(new MessageAuthenticator("some-other-deployment-key".getBytes()));
+        try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), wrongKey, Duration.ZERO)) {
+            StatusSource.Gathered gathered = source.gather(Set.of("127.0.0.1"), Duration.ofMillis(200));
+            assertThat(gathered.answered()).isZero();
+            assertThat(gathered.state().load("127.0.0.1")).isEqualTo(HostLoad.UNREACHABLE);
+        }
+    }
+
+    @Test
+    void aStaticMapSendsEndpointsToTheDaemonThatServesThem() throws Exception {
+        Path map = temp.resolve("daemons.map");
+        Files.writeString(map, "# endpoint daemon\n10.9.0.1 127.0.0.2:" + PORT + "\n");
+        StaticMapLocator locator = StaticMapLocator.read(map);
+        assertThat(locator.locate("10.9.0.1"))
+                .hasValueSatisfying(daemon -> assertThat(daemon.getPort()).isEqualTo(PORT));
+        assertThat(locator.locate("10.9.0.2")).isEmpty();
+        try (UdpStatusSource source = new UdpStatusSource(locator, codec, Duration.ZERO)) {
+            // The daemon on 127.0.0.2 does not serve 10.9.0.1: it answers "unknown", which reads as heavily loaded.
+            StatusSource.Gathered gathered = source.gather(Set.of("10.9.0.1"), Duration.ofMillis(500));
+            assertThat(gathered.answered()).isEqualTo(1);
+            assertThat(gathered.state().load("10.9.0.1")).isEqualTo(HostLoad.UNREACHABLE);
+        }
+    }
+}
