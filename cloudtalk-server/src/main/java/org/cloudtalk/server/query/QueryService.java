@@ -1,0 +1,247 @@
+package org.cloudtalk.server.query;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.cloudtalk.lang.ast.Endpoint;
+import org.cloudtalk.lang.ast.Flow;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.ast.VariableDeclaration;
+import org.cloudtalk.lang.parser.ParserLimits;
+import org.cloudtalk.lang.parser.QueryParser;
+import org.cloudtalk.lang.print.QueryPrinter;
+import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.Evaluation;
+import org.cloudtalk.server.eval.EvaluationException;
+import org.cloudtalk.server.eval.Evaluator;
+import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
+import org.cloudtalk.server.eval.flow.FlowEvaluator;
+import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
+import org.cloudtalk.server.eval.refined.RefinedEvaluator;
+import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.server.status.StatusSource;
+
+/**
+ * Answers one query: parse and validate, check the tenant's limits, sample the candidates if there are many, gather
+ * the hosts' status, count pseudo-reserved hosts as in use, evaluate, and reserve what was recommended. If another
+ * query reserved one of the chosen hosts meanwhile, evaluation runs again with that reservation counted (§5.5).
+ *
+ * <p>Concurrency: thread-safe; every piece of shared state (reservations, rate limiter, status sources) is.
+ */
+public final class QueryService {
+    /** The evaluators a query may ask for by name. */
+    public enum EvaluatorKind {
+        HEURISTIC,
+        FLOW,
+        EXHAUSTIVE,
+        REFINED
+    }
+
+    /** How to answer: which evaluator, dynamic or static information, and the deadline. */
+    public record Options(String tenant, EvaluatorKind evaluator, boolean staticInfo, Duration timeout) {
+        public Options {
+            requireNonNull(tenant, "tenant is null");
+            requireNonNull(evaluator, "evaluator is null");
+            requireNonNull(timeout, "timeout is null");
+        }
+    }
+
+    /** The answer and what it rests on. */
+    public record Answer(
+            Binding binding,
+            EvaluatorKind evaluator,
+            OptionalDouble completionSeconds,
+            int statusAsked,
+            int statusAnswered,
+            int statusReused,
+            boolean sampled,
+            long elapsedNanos) {}
+
+    /** Each retry sees the reservations that beat it, so N racing queries settle within N attempts. */
+    private static final int RESERVATION_ATTEMPTS = 16;
+
+    private final StatusSource dynamicStatus;
+    private final StatusSource staticStatus;
+    private final Duration gatherWait;
+    private final TenantLimits limits;
+    private final TenantRateLimiter rateLimiter;
+    private final Sampling sampling;
+    private final Reservations reservations;
+    private final QueryParser parser;
+    private final Map<EvaluatorKind, Evaluator> evaluators = new HashMap<>();
+
+    public QueryService(
+            StatusSource dynamicStatus,
+            StatusSource staticStatus,
+            Duration gatherWait,
+            TenantLimits limits,
+            Sampling sampling,
+            Reservations reservations) {
+        this.dynamicStatus = requireNonNull(dynamicStatus, "dynamicStatus is null");
+        this.staticStatus = requireNonNull(staticStatus, "staticStatus is null");
+        this.gatherWait = requireNonNull(gatherWait, "gatherWait is null");
+        this.limits = requireNonNull(limits, "limits is null");
+        this.rateLimiter = new TenantRateLimiter(limits.queriesPerSecond(), limits.burst());
+        this.sampling = requireNonNull(sampling, "sampling is null");
+        this.reservations = requireNonNull(reservations, "reservations is null");
+        this.parser = new QueryParser(new ParserLimits(
+                limits.maxQueryChars(),
+                ParserLimits.DEFAULT.maxNestingDepth(),
+                ParserLimits.DEFAULT.maxExpressionOperators()));
+        HeuristicEvaluator heuristic = new HeuristicEvaluator();
+        evaluators.put(EvaluatorKind.HEURISTIC, heuristic);
+        evaluators.put(EvaluatorKind.FLOW, new FlowEvaluator(heuristic));
+        evaluators.put(EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings()));
+        evaluators.put(EvaluatorKind.REFINED, new RefinedEvaluator());
+    }
+
+    /**
+     * @throws org.cloudtalk.lang.QueryException for a query that is not valid (where it is wrong)
+     * @throws QueryRejectedException for one the server will not or cannot answer (why)
+     */
+    public Answer answer(String text, Options options) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + options.timeout().toNanos();
+        if (text.length() > limits.maxQueryChars()) {
+            throw new QueryRejectedException(
+                    QueryRejectedException.Reason.TOO_LARGE,
+                    "query is " + text.length() + " characters; the limit is " + limits.maxQueryChars());
+        }
+        if (!rateLimiter.tryAcquire(options.tenant())) {
+            throw new QueryRejectedException(
+                    QueryRejectedException.Reason.RATE_LIMITED,
+                    "tenant " + options.tenant() + " is over its rate of " + limits.queriesPerSecond() + " queries/s");
+        }
+        Query parsed = parser.parse(text);
+        checkLimits(parsed, options);
+        Random random = ThreadLocalRandom.current();
+        Query query = options.staticInfo() ? parsed : sampling.apply(parsed, random);
+        QueryModel model = new QueryModel(query);
+
+        StatusSource source = options.staticInfo() ? staticStatus : dynamicStatus;
+        long left = deadline - System.nanoTime();
+        Duration wait = Duration.ofNanos(Math.max(0, Math.min(gatherWait.toNanos(), left)));
+        StatusSource.Gathered gathered = source.gather(hosts(query), wait);
+
+        Evaluator evaluator = evaluators.get(options.evaluator());
+        for (int attempt = 1; ; attempt++) {
+            Set<String> held = reservations.held();
+            Evaluation evaluation;
+            try {
+                evaluation = evaluator.evaluate(model, withReservations(gathered.state(), held, query));
+            } catch (EvaluationException e) {
+                throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new QueryRejectedException(
+                        QueryRejectedException.Reason.TIMED_OUT,
+                        "no answer within " + options.timeout().toMillis() + " ms");
+            }
+            Set<String> chosen =
+                    new LinkedHashSet<>(evaluation.binding().values().values());
+            chosen.remove(QueryModel.DISK);
+            if (reservations.reserve(chosen, held) || attempt == RESERVATION_ATTEMPTS) {
+                return new Answer(
+                        evaluation.binding(),
+                        options.evaluator(),
+                        evaluation.completionSeconds(),
+                        gathered.asked(),
+                        gathered.answered(),
+                        gathered.reused(),
+                        query != parsed,
+                        System.nanoTime() - start);
+            }
+        }
+    }
+
+    private void checkLimits(Query query, Options options) {
+        int variables = 0;
+        long candidates = 0;
+        for (VariableDeclaration declaration : query.declarations()) {
+            variables += declaration.names().size();
+            candidates +=
+                    (long) declaration.names().size() * declaration.candidates().size();
+        }
+        over(query.flows().size(), limits.maxFlows(), "flows");
+        over(variables, limits.maxVariables(), "variables");
+        over(candidates, limits.maxCandidates(), "candidate values (over all variables)");
+        if (options.evaluator() == EvaluatorKind.EXHAUSTIVE) {
+            double space = ExhaustiveEvaluator.searchSpace(new QueryModel(query));
+            if (space > limits.maxExhaustiveBindings()) {
+                throw new QueryRejectedException(
+                        QueryRejectedException.Reason.OVER_LIMITS,
+                        String.format(
+                                "exhaustive search over %.0f bindings is over the limit of %d",
+                                space, limits.maxExhaustiveBindings()));
+            }
+        }
+    }
+
+    private static void over(long value, long limit, String what) {
+        if (value > limit) {
+            throw new QueryRejectedException(
+                    QueryRejectedException.Reason.OVER_LIMITS,
+                    "query has " + value + " " + what + "; the limit is " + limit);
+        }
+    }
+
+    /** Every host the query names: literal endpoints and candidates. */
+    static Set<String> hosts(Query query) {
+        Set<String> hosts = new HashSet<>();
+        for (VariableDeclaration declaration : query.declarations()) {
+            for (Endpoint candidate : declaration.candidates()) {
+                if (candidate instanceof Endpoint.Host) {
+                    hosts.add(QueryPrinter.print(candidate));
+                }
+            }
+        }
+        for (Flow flow : query.flows()) {
+            for (Endpoint endpoint : new Endpoint[] {flow.source(), flow.destination()}) {
+                if (endpoint instanceof Endpoint.Host) {
+                    hosts.add(QueryPrinter.print(endpoint));
+                }
+            }
+        }
+        return hosts;
+    }
+
+    /** Reserved candidates count as fully used; hosts the query names literally are the tenant's own choice. */
+    private static ClusterState withReservations(ClusterState state, Set<String> held, Query query) {
+        if (held.isEmpty()) {
+            return state;
+        }
+        Set<String> literal = new HashSet<>();
+        for (Flow flow : query.flows()) {
+            literal.add(QueryPrinter.print(flow.source()));
+            literal.add(QueryPrinter.print(flow.destination()));
+        }
+        Map<String, HostLoad> loads = new HashMap<>(state.hosts());
+        for (String host : held) {
+            if (!literal.contains(host) && loads.containsKey(host)) {
+                HostLoad load = loads.get(host);
+                loads.put(
+                        host,
+                        new HostLoad(
+                                load.rxCapacity(),
+                                load.rxCapacity(),
+                                load.txCapacity(),
+                                load.txCapacity(),
+                                load.diskReadCapacity(),
+                                load.diskReadCapacity(),
+                                load.diskWriteCapacity(),
+                                load.diskWriteCapacity()));
+            }
+        }
+        return new ClusterState(loads);
+    }
+}

@@ -1,0 +1,205 @@
+package org.cloudtalk.server.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.lang.ErrorCode;
+import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.server.status.StatusSource;
+import org.junit.jupiter.api.Test;
+
+class QueryServiceTest {
+    private static final double MIB = 1 << 20;
+
+    /** A status source that knows every host and remembers what it was asked. */
+    static final class FixedStatus implements StatusSource {
+        final Map<String, HostLoad> loads = new ConcurrentHashMap<>();
+        final List<Set<String>> asked = new ArrayList<>();
+
+        @Override
+        public synchronized Gathered gather(Set<String> addresses, Duration wait) {
+            asked.add(Set.copyOf(addresses));
+            Map<String, HostLoad> known = new HashMap<>();
+            addresses.forEach(address -> {
+                if (loads.containsKey(address)) {
+                    known.put(address, loads.get(address));
+                }
+            });
+            return new Gathered(new ClusterState(known), addresses.size(), known.size(), 0);
+        }
+    }
+
+    final FixedStatus status = new FixedStatus();
+    final AtomicLong clock = new AtomicLong();
+
+    QueryService service(TenantLimits limits, Duration hold) {
+        return new QueryService(
+                status, status, Duration.ofMillis(100), limits, Sampling.DEFAULT, new Reservations(hold, clock::get));
+    }
+
+    static QueryService.Options options(QueryService.EvaluatorKind kind) {
+        return new QueryService.Options("tenant-a", kind, false, Duration.ofSeconds(5));
+    }
+
+    @Test
+    void answersWithTheBindingAndTheEstimate() throws Exception {
+        hosts(3, 100 * MIB);
+        status.loads.put("10.0.0.1", new HostLoad(100 * MIB, 0, 100 * MIB, 90 * MIB, 100 * MIB, 0, 100 * MIB, 0));
+        QueryService.Answer answer = service(TenantLimits.DEFAULT, Duration.ZERO)
+                .answer(
+                        "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M",
+                        options(QueryService.EvaluatorKind.FLOW));
+        assertThat(answer.binding().valueOf("A")).isEqualTo("10.0.0.2");
+        assertThat(answer.completionSeconds().getAsDouble()).isEqualTo(1.0);
+        assertThat(answer.statusAsked()).isEqualTo(3);
+        assertThat(answer.statusAnswered()).isEqualTo(3);
+        assertThat(answer.sampled()).isFalse();
+    }
+
+    @Test
+    void justRecommendedHostsCountAsBusyUntilTheHoldExpires() throws Exception {
+        hosts(3, 100 * MIB);
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ofMillis(300));
+        String query = "src = (10.0.0.1 10.0.0.2 10.0.0.3)\nf1 src -> 10.0.0.9 size 1G";
+        List<String> chosen = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            chosen.add(service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+                    .binding()
+                    .valueOf("src"));
+        }
+        assertThat(chosen).doesNotHaveDuplicates();
+        clock.addAndGet(Duration.ofMillis(301).toNanos());
+        assertThat(service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+                        .binding()
+                        .valueOf("src"))
+                .isEqualTo(chosen.get(0));
+    }
+
+    @Test
+    void concurrentQueriesAreSteeredToDifferentHosts() throws Exception {
+        hosts(8, 100 * MIB);
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ofSeconds(60));
+        StringBuilder candidates = new StringBuilder();
+        for (int i = 1; i <= 8; i++) {
+            candidates.append(" 10.0.0.").append(i);
+        }
+        String query = "X = (" + candidates.toString().trim() + ")\nf1 X -> 10.0.0.99 size 1G";
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                answers.add(pool.submit(() -> {
+                    go.await();
+                    return service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+                            .binding()
+                            .valueOf("X");
+                }));
+            }
+            go.countDown();
+            List<String> chosen = new ArrayList<>();
+            for (Future<String> answer : answers) {
+                chosen.add(answer.get());
+            }
+            assertThat(chosen).doesNotHaveDuplicates();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void rejectsWhatIsOverTheTenantsLimitsWithTheReason() throws Exception {
+        hosts(4, 100 * MIB);
+        // 200 chars, 2 flows, 2 variables, 10 candidate values, 10 bindings, 3 queries and then (almost) no more.
+        TenantLimits tight = new TenantLimits(200, 2, 2, 10, 10, 1e-9, 3);
+        QueryService service = service(tight, Duration.ZERO);
+        String small = "f1 10.0.0.1 -> 10.0.0.2 size 1";
+        assertThat(reason(service, "#".repeat(201), QueryService.EvaluatorKind.HEURISTIC))
+                .isEqualTo(QueryRejectedException.Reason.TOO_LARGE);
+        assertThat(reason(
+                        service,
+                        small + "\nf2 10.0.0.1 -> 10.0.0.3 size 1\nf3 10.0.0.1 -> 10.0.0.4 size 1",
+                        QueryService.EvaluatorKind.HEURISTIC))
+                .isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+        assertThat(reason(
+                        service,
+                        "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1",
+                        QueryService.EvaluatorKind.EXHAUSTIVE))
+                .isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+        assertThat(reason(service, small, QueryService.EvaluatorKind.HEURISTIC)).isNull();
+        assertThat(reason(service, small, QueryService.EvaluatorKind.HEURISTIC))
+                .isEqualTo(QueryRejectedException.Reason.RATE_LIMITED);
+        QueryService.Options otherTenant = new QueryService.Options(
+                "tenant-b", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5));
+        assertThat(service.answer(small, otherTenant).binding().values()).isEmpty();
+    }
+
+    @Test
+    void reportsUnanswerableQueriesAndQueryErrors() throws Exception {
+        hosts(2, 100 * MIB);
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);
+        assertThat(reason(service, "A = B = (10.0.0.1)\nf1 A -> B size 1", QueryService.EvaluatorKind.HEURISTIC))
+                .isEqualTo(QueryRejectedException.Reason.UNANSWERABLE);
+        assertThat(reason(
+                        service,
+                        "A = B = C = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5)\nf1 A -> B size 1\n"
+                                + "f2 B -> C size 1",
+                        QueryService.EvaluatorKind.EXHAUSTIVE))
+                .isNull();
+        QueryException error = catchThrowableOfType(
+                QueryException.class,
+                () -> service.answer("f1 A -> 10.0.0.1", options(QueryService.EvaluatorKind.HEURISTIC)));
+        assertThat(error.first().code()).isEqualTo(ErrorCode.UNDECLARED_VARIABLE);
+        assertThat(error.first().formatted()).startsWith("line 1:4:");
+    }
+
+    @Test
+    void samplesWhenTheCandidatesSpanManyHosts() throws Exception {
+        hosts(300, 100 * MIB);
+        StringBuilder candidates = new StringBuilder();
+        for (int i = 1; i <= 300; i++) {
+            candidates.append(' ').append("10.0.").append(i / 250).append('.').append(i % 250 + 1);
+        }
+        QueryService.Answer answer = service(TenantLimits.DEFAULT, Duration.ZERO)
+                .answer(
+                        "R1 = R2 = R3 = (" + candidates.toString().trim() + ")\nf1 10.9.9.9 -> R1 size 1M\n"
+                                + "f2 R1 -> R2 size 1M\nf3 R2 -> R3 size 1M",
+                        options(QueryService.EvaluatorKind.HEURISTIC));
+        assertThat(answer.sampled()).isTrue();
+        assertThat(answer.statusAsked()).isEqualTo(Sampling.DEFAULT.sampleSize() + 1);
+        assertThat(Set.copyOf(answer.binding().values().values())).hasSize(3);
+    }
+
+    private QueryRejectedException.Reason reason(QueryService service, String query, QueryService.EvaluatorKind kind)
+            throws InterruptedException {
+        try {
+            service.answer(query, options(kind));
+            return null;
+        } catch (QueryRejectedException e) {
+            return e.reason();
+        }
+    }
+
+    private void hosts(int count, double capacity) {
+        for (int i = 1; i <= count; i++) {
+            status.loads.put(
+                    "10.0." + (i / 250) + "." + (i % 250 + 1),
+                    new HostLoad(capacity, 0, capacity, 0, capacity, 0, capacity, 0));
+            status.loads.put("10.0.0." + i, new HostLoad(capacity, 0, capacity, 0, capacity, 0, capacity, 0));
+        }
+    }
+}
