@@ -1,0 +1,229 @@
+package org.cloudtalk.server.http;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.server.query.QueryRejectedException;
+import org.cloudtalk.server.query.QueryService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes the tenant API: {@code POST /v1/query}, {@code GET /metrics}, {@code GET /healthz}. Queries are answered on
+ * the worker executor (gathering status waits on the network), never on the event loop; a full executor answers 503.
+ * Errors are JSON with a code and a message, never a stack trace.
+ *
+ * <p>Sharable: it holds only thread-safe collaborators.
+ */
+@ChannelHandler.Sharable
+public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+    private static final long MAX_TIMEOUT_MILLIS = 60_000;
+
+    private final QueryService service;
+    private final Executor workers;
+    private final ServerMetrics metrics;
+    private final Duration defaultTimeout;
+
+    public ApiHandler(QueryService service, Executor workers, ServerMetrics metrics, Duration defaultTimeout) {
+        this.service = requireNonNull(service, "service is null");
+        this.workers = requireNonNull(workers, "workers is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            respond(
+                    ctx,
+                    request,
+                    Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", "malformed HTTP request"));
+            return;
+        }
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        switch (uri.path()) {
+            case "/v1/query" -> {
+                if (!request.method().equals(HttpMethod.POST)) {
+                    respond(ctx, request, methodNotAllowed("POST"));
+                    return;
+                }
+                query(ctx, request, uri.parameters());
+            }
+            case "/metrics" -> respond(
+                    ctx,
+                    request,
+                    request.method().equals(HttpMethod.GET)
+                            ? Responses.text(
+                                    HttpResponseStatus.OK, metrics.prometheusText(), "text/plain; version=0.0.4")
+                            : methodNotAllowed("GET"));
+            case "/healthz" -> respond(
+                    ctx,
+                    request,
+                    request.method().equals(HttpMethod.GET)
+                            ? Responses.json(HttpResponseStatus.OK, Map.of("status", "ok"))
+                            : methodNotAllowed("GET"));
+            default -> respond(
+                    ctx,
+                    request,
+                    Responses.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such resource: " + uri.path()));
+        }
+    }
+
+    private void query(ChannelHandlerContext ctx, FullHttpRequest request, Map<String, List<String>> parameters) {
+        long start = System.nanoTime();
+        QueryService.Options options;
+        try {
+            options = options(ctx, parameters);
+        } catch (IllegalArgumentException e) {
+            metrics.query("bad_parameter", System.nanoTime() - start);
+            respond(ctx, request, Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_PARAMETER", e.getMessage()));
+            return;
+        }
+        String text = request.content().toString(StandardCharsets.UTF_8);
+        boolean keepAlive = HttpUtil.isKeepAlive(request);
+        try {
+            workers.execute(() -> ctx.writeAndFlush(withConnection(answer(text, options, start), keepAlive)));
+        } catch (RejectedExecutionException e) {
+            metrics.query("overloaded", System.nanoTime() - start);
+            respond(
+                    ctx,
+                    request,
+                    Responses.error(
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "OVERLOADED",
+                            "the server is answering as many queries as it can; retry shortly"));
+        }
+    }
+
+    private FullHttpResponse answer(String text, QueryService.Options options, long start) {
+        try {
+            QueryService.Answer answer = service.answer(text, options);
+            metrics.status(answer.statusAsked(), answer.statusAnswered(), answer.statusReused(), answer.sampled());
+            metrics.query("ok", System.nanoTime() - start);
+            return Responses.json(HttpResponseStatus.OK, body(answer));
+        } catch (QueryException e) {
+            metrics.query("query_error", System.nanoTime() - start);
+            return Responses.queryErrors(e.errors());
+        } catch (QueryRejectedException e) {
+            metrics.query(e.reason().name().toLowerCase(Locale.ROOT), System.nanoTime() - start);
+            HttpResponseStatus status =
+                    switch (e.reason()) {
+                        case TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
+                        case OVER_LIMITS, UNANSWERABLE -> HttpResponseStatus.UNPROCESSABLE_ENTITY;
+                        case RATE_LIMITED -> HttpResponseStatus.TOO_MANY_REQUESTS;
+                        case TIMED_OUT -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+                    };
+            return Responses.error(status, e.reason().name(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            metrics.query("unavailable", System.nanoTime() - start);
+            return Responses.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE", "the server is stopping");
+        } catch (RuntimeException e) {
+            log.error("failed to answer a query", e);
+            metrics.query("internal_error", System.nanoTime() - start);
+            return Responses.error(
+                    HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "INTERNAL",
+                    "the server could not answer; the cause is in its log");
+        }
+    }
+
+    private static Map<String, Object> body(QueryService.Answer answer) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("bindings", new java.util.TreeMap<>(answer.binding().values()));
+        body.put("evaluator", answer.evaluator().name().toLowerCase(Locale.ROOT));
+        body.put(
+                "estimatedCompletionSeconds",
+                answer.completionSeconds().isPresent()
+                        ? answer.completionSeconds().getAsDouble()
+                        : null);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("asked", answer.statusAsked());
+        status.put("answered", answer.statusAnswered());
+        status.put("reused", answer.statusReused());
+        status.put("sampled", answer.sampled());
+        body.put("status", status);
+        body.put("elapsedMicros", answer.elapsedNanos() / 1000);
+        return body;
+    }
+
+    private QueryService.Options options(ChannelHandlerContext ctx, Map<String, List<String>> parameters) {
+        String evaluator = parameter(parameters, "evaluator", "heuristic");
+        QueryService.EvaluatorKind kind;
+        try {
+            kind = QueryService.EvaluatorKind.valueOf(evaluator.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "unknown evaluator '" + evaluator + "'; use heuristic, flow, exhaustive or refined");
+        }
+        String info = parameter(parameters, "info", "dynamic");
+        if (!info.equals("dynamic") && !info.equals("static")) {
+            throw new IllegalArgumentException("info must be dynamic or static, not '" + info + "'");
+        }
+        Duration timeout = defaultTimeout;
+        String timeoutMs = parameter(parameters, "timeoutMs", null);
+        if (timeoutMs != null) {
+            long millis;
+            try {
+                millis = Long.parseLong(timeoutMs);
+            } catch (NumberFormatException e) {
+                millis = -1;
+            }
+            if (millis < 1 || millis > MAX_TIMEOUT_MILLIS) {
+                throw new IllegalArgumentException(
+                        "timeoutMs must be 1 to " + MAX_TIMEOUT_MILLIS + ", not '" + timeoutMs + "'");
+            }
+            timeout = Duration.ofMillis(millis);
+        }
+        String tenant =
+                ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        return new QueryService.Options(tenant, kind, info.equals("static"), timeout);
+    }
+
+    private static String parameter(Map<String, List<String>> parameters, String name, String defaultValue) {
+        List<String> values = parameters.get(name);
+        return values == null || values.isEmpty() ? defaultValue : values.get(values.size() - 1);
+    }
+
+    private static FullHttpResponse methodNotAllowed(String allowed) {
+        FullHttpResponse response =
+                Responses.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "use " + allowed);
+        response.headers().set(HttpHeaderNames.ALLOW, allowed);
+        return response;
+    }
+
+    private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, FullHttpResponse response) {
+        ctx.writeAndFlush(withConnection(response, HttpUtil.isKeepAlive(request)));
+    }
+
+    private static FullHttpResponse withConnection(FullHttpResponse response, boolean keepAlive) {
+        HttpUtil.setKeepAlive(response, keepAlive);
+        return response;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("closing an API connection after an error", cause);
+        ctx.close();
+    }
+}

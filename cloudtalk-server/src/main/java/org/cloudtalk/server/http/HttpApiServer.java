@@ -1,0 +1,56 @@
+package org.cloudtalk.server.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/** The tenant API's listening socket: one acceptor thread and a small pool of I/O threads. */
+public final class HttpApiServer implements AutoCloseable {
+    private final EventLoopGroup boss;
+    private final EventLoopGroup io;
+    private final Channel channel;
+
+    private HttpApiServer(EventLoopGroup boss, EventLoopGroup io, Channel channel) {
+        this.boss = boss;
+        this.io = io;
+        this.channel = channel;
+    }
+
+    public static HttpApiServer start(InetSocketAddress bind, ApiChannelInitializer initializer, int ioThreads)
+            throws InterruptedException {
+        EventLoopGroup boss = new NioEventLoopGroup(1);
+        EventLoopGroup io = new NioEventLoopGroup(ioThreads);
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, io)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(initializer)
+                    .bind(bind)
+                    .sync()
+                    .channel();
+            return new HttpApiServer(boss, io, channel);
+        } catch (InterruptedException | RuntimeException e) {
+            boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            io.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    @Override
+    public void close() {
+        channel.close().awaitUninterruptibly();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

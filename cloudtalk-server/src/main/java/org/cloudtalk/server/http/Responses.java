@@ -1,0 +1,72 @@
+package org.cloudtalk.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.cloudtalk.lang.QueryError;
+
+/** Builds the API's responses: JSON bodies with Content-Length, errors as {@code {"code", "message", ...}}. */
+final class Responses {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Responses() {}
+
+    static FullHttpResponse json(HttpResponseStatus status, Object body) {
+        try {
+            return bytes(status, JSON.writeValueAsBytes(body), "application/json");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise a response", e);
+        }
+    }
+
+    static FullHttpResponse text(HttpResponseStatus status, String body, String contentType) {
+        return bytes(status, body.getBytes(StandardCharsets.UTF_8), contentType);
+    }
+
+    static FullHttpResponse error(HttpResponseStatus status, String code, String message) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code);
+        body.put("message", message);
+        return json(status, body);
+    }
+
+    /** 400 for a query that is not valid: the first error's position up front, every error in a list. */
+    static FullHttpResponse queryErrors(List<QueryError> errors) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        QueryError first = errors.get(0);
+        body.put("code", first.code().name());
+        body.put("message", first.formatted());
+        body.put("line", first.span().line());
+        body.put("column", first.span().column());
+        body.put(
+                "errors",
+                errors.stream()
+                        .map(error -> {
+                            Map<String, Object> item = new LinkedHashMap<>();
+                            item.put("code", error.code().name());
+                            item.put("message", error.formatted());
+                            item.put("line", error.span().line());
+                            item.put("column", error.span().column());
+                            return item;
+                        })
+                        .toList());
+        return json(HttpResponseStatus.BAD_REQUEST, body);
+    }
+
+    private static FullHttpResponse bytes(HttpResponseStatus status, byte[] body, String contentType) {
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        return response;
+    }
+}

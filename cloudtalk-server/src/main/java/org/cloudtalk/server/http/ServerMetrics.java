@@ -1,0 +1,116 @@
+package org.cloudtalk.server.http;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+/**
+ * The server's counters in Prometheus text format (GET /metrics).
+ *
+ * <p>Concurrency: thread-safe; adders and atomic arrays, no locks on the query path.
+ */
+public final class ServerMetrics {
+    private static final double[] LATENCY_BUCKETS = {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1, 5};
+
+    private final Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
+    private final AtomicLongArray latencyBuckets = new AtomicLongArray(LATENCY_BUCKETS.length + 1);
+    private final DoubleAdder latencySum = new DoubleAdder();
+    private final LongAdder latencyCount = new LongAdder();
+    private final LongAdder statusAsked = new LongAdder();
+    private final LongAdder statusAnswered = new LongAdder();
+    private final LongAdder statusReused = new LongAdder();
+    private final LongAdder sampled = new LongAdder();
+    private final IntSupplier reservations;
+
+    public ServerMetrics(IntSupplier reservations) {
+        this.reservations = reservations;
+    }
+
+    /** One finished request: its outcome ({@code ok}, or the rejection reason / error code class) and latency. */
+    public void query(String outcome, long nanos) {
+        outcomes.computeIfAbsent(outcome, unused -> new LongAdder()).increment();
+        double seconds = nanos / 1e9;
+        int bucket = 0;
+        while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) {
+            bucket++;
+        }
+        latencyBuckets.incrementAndGet(bucket);
+        latencySum.add(seconds);
+        latencyCount.increment();
+    }
+
+    public void status(int asked, int answered, int reused, boolean wasSampled) {
+        statusAsked.add(asked);
+        statusAnswered.add(answered);
+        statusReused.add(reused);
+        if (wasSampled) {
+            sampled.increment();
+        }
+    }
+
+    public long outcome(String outcome) {
+        LongAdder count = outcomes.get(outcome);
+        return count == null ? 0 : count.sum();
+    }
+
+    public String prometheusText() {
+        StringBuilder out = new StringBuilder();
+        out.append(
+                "# HELP cloudtalk_queries_total Queries by outcome (ok, query_error, over_limits, rate_limited, ...).\n");
+        out.append("# TYPE cloudtalk_queries_total counter\n");
+        outcomes.forEach((outcome, count) -> out.append("cloudtalk_queries_total{outcome=\"")
+                .append(outcome)
+                .append("\"} ")
+                .append(count.sum())
+                .append('\n'));
+        out.append("# HELP cloudtalk_query_latency_seconds Time from request to answer.\n");
+        out.append("# TYPE cloudtalk_query_latency_seconds histogram\n");
+        long cumulative = 0;
+        for (int i = 0; i <= LATENCY_BUCKETS.length; i++) {
+            cumulative += latencyBuckets.get(i);
+            String bound = i < LATENCY_BUCKETS.length ? String.format(Locale.ROOT, "%s", LATENCY_BUCKETS[i]) : "+Inf";
+            out.append("cloudtalk_query_latency_seconds_bucket{le=\"")
+                    .append(bound)
+                    .append("\"} ")
+                    .append(cumulative)
+                    .append('\n');
+        }
+        out.append("cloudtalk_query_latency_seconds_sum ")
+                .append(String.format(Locale.ROOT, "%.6f", latencySum.sum()))
+                .append('\n');
+        out.append("cloudtalk_query_latency_seconds_count ")
+                .append(latencyCount.sum())
+                .append('\n');
+        counter(out, "cloudtalk_status_requested_total", "Endpoint statuses asked of daemons.", statusAsked.sum());
+        counter(out, "cloudtalk_status_replies_total", "Endpoint statuses received in time.", statusAnswered.sum());
+        counter(
+                out,
+                "cloudtalk_status_timeouts_total",
+                "Endpoint statuses not received in time.",
+                statusAsked.sum() - statusAnswered.sum());
+        counter(
+                out,
+                "cloudtalk_status_reused_total",
+                "Endpoint statuses answered from recent replies.",
+                statusReused.sum());
+        counter(
+                out,
+                "cloudtalk_sampled_queries_total",
+                "Queries evaluated on a sample of their candidates.",
+                sampled.sum());
+        out.append(
+                "# HELP cloudtalk_reservations Hosts currently pseudo-reserved.\n# TYPE cloudtalk_reservations gauge\n");
+        out.append("cloudtalk_reservations ").append(reservations.getAsInt()).append('\n');
+        return out.toString();
+    }
+
+    private static void counter(StringBuilder out, String name, String help, long value) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(" counter\n");
+        out.append(name).append(' ').append(value).append('\n');
+    }
+}

@@ -1,0 +1,163 @@
+package org.cloudtalk.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.cloudtalk.server.query.QueryService;
+import org.cloudtalk.server.query.Reservations;
+import org.cloudtalk.server.query.Sampling;
+import org.cloudtalk.server.query.TenantLimits;
+import org.cloudtalk.server.status.StaticStatusSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The tenant API over real HTTP/1.1 on loopback. */
+class HttpApiTest {
+    @TempDir
+    static Path temp;
+
+    static HttpApiServer server;
+    static ExecutorService workers;
+    static ServerMetrics metrics;
+    static String base;
+    static final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path status = temp.resolve("status.json");
+        Files.writeString(
+                status,
+                "{\"hosts\": {" + host("10.0.0.1", 900_000_000) + "," + host("10.0.0.2", 0) + "," + host("10.0.0.3", 0)
+                        + "}}");
+        StaticStatusSource source = new StaticStatusSource(status);
+        Reservations reservations = new Reservations(Duration.ZERO);
+        QueryService service = new QueryService(
+                source,
+                source,
+                Duration.ofMillis(50),
+                new TenantLimits(4096, 100, 10, 1000, 1000, 1_000_000, 1_000_000),
+                Sampling.DEFAULT,
+                reservations);
+        workers = Executors.newFixedThreadPool(4);
+        metrics = new ServerMetrics(reservations::size);
+        ApiHandler handler = new ApiHandler(service, workers, metrics, Duration.ofSeconds(2));
+        server = HttpApiServer.start(
+                new java.net.InetSocketAddress("127.0.0.1", 0), new ApiChannelInitializer(handler, 4096), 1);
+        base = "http://127.0.0.1:" + server.localAddress().getPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        workers.shutdownNow();
+    }
+
+    @Test
+    void answersAQueryWithBindingsAndEstimate() throws Exception {
+        HttpResponse<String> response =
+                post("/v1/query?evaluator=flow", "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
+        assertThat(response.body())
+                .contains("\"bindings\":{\"A\":\"10.0.0.2\"}")
+                .contains("\"evaluator\":\"flow\"")
+                .contains("\"estimatedCompletionSeconds\":0.8388608")
+                .contains("\"status\":{\"asked\":3,\"answered\":3,\"reused\":0,\"sampled\":false}");
+    }
+
+    @Test
+    void queryErrorsAre400WithLineAndColumn() throws Exception {
+        HttpResponse<String> response = post("/v1/query", "A = (10.0.0.1)\nf1 A -> B size 1");
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .startsWith("{\"code\":\"UNDECLARED_VARIABLE\",\"message\":\"line 2:9: 'B' is not a declared variable")
+                .contains("\"line\":2,\"column\":9");
+        assertThat(response.body()).doesNotContain("Exception").doesNotContain("at org.");
+    }
+
+    @Test
+    void everyRefusalHasItsStatus() throws Exception {
+        assertThat(post("/v1/query", "#".repeat(5000)).statusCode()).isEqualTo(413);
+        assertThat(post("/v1/query", "A = B = (10.0.0.1)\nf1 A -> B size 1").statusCode())
+                .isEqualTo(422);
+        assertThat(post("/v1/query?evaluator=magic", "f1 10.0.0.1 -> 10.0.0.2").body())
+                .contains("unknown evaluator 'magic'");
+        assertThat(post("/v1/query?timeoutMs=0", "f1 10.0.0.1 -> 10.0.0.2").statusCode())
+                .isEqualTo(400);
+        assertThat(post("/v1/nothing", "").statusCode()).isEqualTo(404);
+        HttpResponse<String> get = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/query")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(get.statusCode()).isEqualTo(405);
+        assertThat(get.headers().firstValue("allow")).hasValue("POST");
+    }
+
+    @Test
+    void staticInformationUsesConfiguredCapacitiesOnly() throws Exception {
+        HttpResponse<String> response =
+                post("/v1/query?info=static", "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 1M");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("\"A\":\"10.0.0.2\"");
+    }
+
+    @Test
+    void metricsAndHealth() throws Exception {
+        post("/v1/query", "f1 10.0.0.1 -> 10.0.0.2 size 1M");
+        HttpResponse<String> metricsResponse = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metricsResponse.statusCode()).isEqualTo(200);
+        assertThat(metricsResponse.body())
+                .contains("cloudtalk_queries_total{outcome=\"ok\"}")
+                .contains("cloudtalk_query_latency_seconds_bucket{le=\"+Inf\"}")
+                .contains("cloudtalk_status_replies_total")
+                .contains("cloudtalk_reservations 0");
+        HttpResponse<String> health = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.body()).isEqualTo("{\"status\":\"ok\"}");
+    }
+
+    @Test
+    void garbageOnTheSocketGetsA400AndTheServerKeepsServing() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.localAddress().getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write("BREW /\u0000\u0001 HTCPCP/1.0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            socket.setSoTimeout(5000);
+            InputStream in = socket.getInputStream();
+            String reply = new String(in.readNBytes(12), StandardCharsets.ISO_8859_1);
+            assertThat(reply).startsWith("HTTP/1.1 4");
+        }
+        assertThat(post("/v1/query", "f1 10.0.0.1 -> 10.0.0.2 size 1M").statusCode())
+                .isEqualTo(200);
+    }
+
+    private static HttpResponse<String> post(String path, String body) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String host(String address, long txUseBits) {
+        return "\"" + address + "\": {\"nicRxCapacityBitsPerSecond\": 1e9, \"nicTxCapacityBitsPerSecond\": 1e9, "
+                + "\"nicTxUseBitsPerSecond\": " + txUseBits + ", \"diskReadCapacityBytesPerSecond\": 2e8, "
+                + "\"diskWriteCapacityBytesPerSecond\": 2e8}";
+    }
+}
