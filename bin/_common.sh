@@ -19,5 +19,6 @@ run_main() {
   shift 2
   ensure_built "$module"
   exec java ${CLOUDTALK_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1} \
+    -Dorg.slf4j.simpleLogger.defaultLogLevel="${CLOUDTALK_LOG_LEVEL:-warn}" \
     -cp "$CLOUDTALK_HOME/$module/target/classes:$CLOUDTALK_HOME/$module/target/lib/*" "$class" "$@"
 }

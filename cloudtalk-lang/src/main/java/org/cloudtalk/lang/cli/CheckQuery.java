@@ -33,7 +33,8 @@ public final class CheckQuery {
         System.exit(run(args, System.in, System.out, System.err));
     }
 
-    static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
+    /** Runs the check with the given streams; returns the exit code. */
+    public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
         boolean json = false;
         String file = "-";
         int files = 0;

@@ -1,0 +1,140 @@
+package org.cloudtalk.client;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.print.QueryPrinter;
+
+/**
+ * Client of a CloudTalk server's HTTP API. One instance per server, shared: the JDK client reuses connections. Every
+ * call has a deadline; whatever goes wrong comes back as a {@link CloudTalkException} whose kind says what to do.
+ *
+ * <p>Concurrency: thread-safe.
+ */
+public final class CloudTalkClient {
+    /** Which evaluator the server should use. */
+    public enum Evaluator {
+        HEURISTIC,
+        FLOW,
+        EXHAUSTIVE,
+        REFINED
+    }
+
+    private final URI base;
+    private final HttpClient http;
+
+    public CloudTalkClient(URI base, Duration connectTimeout) {
+        this.base = requireNonNull(base, "base is null");
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(requireNonNull(connectTimeout, "connectTimeout is null"))
+                .build();
+    }
+
+    public QueryResult query(Query query, Evaluator evaluator, boolean staticInfo, Duration deadline)
+            throws CloudTalkException, InterruptedException {
+        return query(QueryPrinter.print(query), evaluator, staticInfo, deadline);
+    }
+
+    /** Sends query text; the deadline covers the whole call and is also the server's timeout. */
+    public QueryResult query(String text, Evaluator evaluator, boolean staticInfo, Duration deadline)
+            throws CloudTalkException, InterruptedException {
+        requireNonNull(text, "text is null");
+        String parameters = "evaluator=" + evaluator.name().toLowerCase(java.util.Locale.ROOT)
+                + "&info=" + (staticInfo ? "static" : "dynamic")
+                + "&timeoutMs=" + Math.max(1, Math.min(60_000, deadline.toMillis()));
+        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/query?" + parameters))
+                .timeout(deadline)
+                .header("Content-Type", "text/plain; charset=utf-8")
+                .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
+                .build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpTimeoutException e) {
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE,
+                    "TIMEOUT",
+                    "no answer from " + base + " within " + deadline.toMillis() + " ms",
+                    0,
+                    0,
+                    e);
+        } catch (IOException e) {
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + e, 0, 0, e);
+        }
+        return interpret(response.statusCode(), response.body());
+    }
+
+    static QueryResult interpret(int status, String body) throws CloudTalkException {
+        Map<String, Object> json;
+        try {
+            Object parsed = Json.parse(body);
+            if (!(parsed instanceof Map<?, ?>)) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> object = (Map<String, Object>) parsed;
+            json = object;
+        } catch (IllegalArgumentException e) {
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE,
+                    "BAD_ANSWER",
+                    "HTTP " + status + " with an unreadable body: " + e.getMessage(),
+                    0,
+                    0,
+                    e);
+        }
+        if (status != 200) {
+            String code = json.get("code") instanceof String s ? s : "HTTP_" + status;
+            String message = json.get("message") instanceof String s ? s : "HTTP " + status;
+            CloudTalkException.Kind kind =
+                    switch (status) {
+                        case 400 -> CloudTalkException.Kind.QUERY_ERROR;
+                        case 413, 422 -> CloudTalkException.Kind.REFUSED;
+                        case 429 -> CloudTalkException.Kind.RATE_LIMITED;
+                        default -> CloudTalkException.Kind.UNAVAILABLE;
+                    };
+            throw new CloudTalkException(
+                    kind, code, message, integer(json.get("line")), integer(json.get("column")), null);
+        }
+        try {
+            Map<String, String> bindings = new LinkedHashMap<>();
+            ((Map<?, ?>) json.get("bindings")).forEach((name, value) -> bindings.put((String) name, (String) value));
+            Object estimate = json.get("estimatedCompletionSeconds");
+            Map<?, ?> statusInfo = (Map<?, ?>) json.get("status");
+            return new QueryResult(
+                    bindings,
+                    (String) json.get("evaluator"),
+                    estimate instanceof Double d ? OptionalDouble.of(d) : OptionalDouble.empty(),
+                    integer(statusInfo.get("asked")),
+                    integer(statusInfo.get("answered")),
+                    integer(statusInfo.get("reused")),
+                    Boolean.TRUE.equals(statusInfo.get("sampled")),
+                    ((Double) json.get("elapsedMicros")).longValue());
+        } catch (ClassCastException | NullPointerException e) {
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE,
+                    "BAD_ANSWER",
+                    "the server's answer lacks expected fields: " + body,
+                    0,
+                    0,
+                    e);
+        }
+    }
+
+    private static int integer(Object value) {
+        return value instanceof Double d ? d.intValue() : 0;
+    }
+}

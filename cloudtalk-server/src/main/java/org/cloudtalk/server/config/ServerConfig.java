@@ -1,0 +1,158 @@
+package org.cloudtalk.server.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import org.cloudtalk.server.query.Sampling;
+import org.cloudtalk.server.query.TenantLimits;
+
+/**
+ * The server's settings from a properties file and flag overrides; every key is in docs/server.md. Unknown keys and
+ * bad values are errors ({@code Invalid value V for K: reason}).
+ */
+public record ServerConfig(
+        InetSocketAddress bind,
+        Optional<Path> statusFile,
+        Optional<Path> keyFile,
+        Optional<Path> locatorMap,
+        int daemonPort,
+        Duration gatherWait,
+        Duration statusReuse,
+        Duration reservationHold,
+        Duration defaultTimeout,
+        Sampling sampling,
+        TenantLimits limits,
+        int workers,
+        int workerQueue) {
+    public static final int DEFAULT_PORT = 7480;
+    private static final Set<String> KEYS = Set.of(
+            "bind",
+            "port",
+            "status.file",
+            "status.key.file",
+            "locator.map",
+            "locator.port",
+            "gather.wait.ms",
+            "status.reuse.ms",
+            "reservation.hold.ms",
+            "timeout.ms",
+            "sampling.threshold",
+            "sampling.size",
+            "limits.query.chars",
+            "limits.flows",
+            "limits.variables",
+            "limits.candidates",
+            "limits.exhaustive.bindings",
+            "limits.queries.per.second",
+            "limits.burst",
+            "workers",
+            "workers.queue");
+
+    /** Thrown for a configuration the server cannot start with. */
+    public static final class ConfigException extends Exception {
+        public ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    public static Map<String, String> read(Path file) throws ConfigException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new ConfigException(
+                    "Invalid value " + file + " for --config: cannot read it (" + e.getMessage() + ")");
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        properties
+                .stringPropertyNames()
+                .forEach(key -> values.put(key, properties.getProperty(key).trim()));
+        return values;
+    }
+
+    public static ServerConfig from(Map<String, String> values) throws ConfigException {
+        for (String key : values.keySet()) {
+            if (!KEYS.contains(key)) {
+                throw new ConfigException("Unknown configuration key " + key);
+            }
+        }
+        Optional<Path> statusFile = path(values, "status.file");
+        Optional<Path> keyFile = path(values, "status.key.file");
+        if (statusFile.isEmpty() && keyFile.isEmpty()) {
+            throw new ConfigException("Set status.key.file (to ask the status daemons) or status.file (a status file)");
+        }
+        TenantLimits defaults = TenantLimits.DEFAULT;
+        TenantLimits limits = new TenantLimits(
+                (int) number(values, "limits.query.chars", defaults.maxQueryChars(), 1, 16 << 20),
+                (int) number(values, "limits.flows", defaults.maxFlows(), 1, 1_000_000),
+                (int) number(values, "limits.variables", defaults.maxVariables(), 1, 100_000),
+                (int) number(values, "limits.candidates", defaults.maxCandidates(), 1, 10_000_000),
+                number(values, "limits.exhaustive.bindings", defaults.maxExhaustiveBindings(), 1, 1_000_000_000),
+                number(values, "limits.queries.per.second", (long) defaults.queriesPerSecond(), 1, 10_000_000),
+                (int) number(values, "limits.burst", defaults.burst(), 1, 10_000_000));
+        return new ServerConfig(
+                new InetSocketAddress(
+                        address(values, "bind", "127.0.0.1"), (int) number(values, "port", DEFAULT_PORT, 0, 65_535)),
+                statusFile,
+                keyFile,
+                path(values, "locator.map"),
+                (int) number(values, "locator.port", 7450, 1, 65_535),
+                Duration.ofMillis(number(values, "gather.wait.ms", 10, 1, 60_000)),
+                Duration.ofMillis(number(values, "status.reuse.ms", 250, 0, 3_600_000)),
+                Duration.ofMillis(number(values, "reservation.hold.ms", 300, 0, 3_600_000)),
+                Duration.ofMillis(number(values, "timeout.ms", 1000, 1, 60_000)),
+                new Sampling(
+                        (int) number(values, "sampling.threshold", Sampling.DEFAULT.threshold(), 1, 1_000_000),
+                        (int) number(values, "sampling.size", Sampling.DEFAULT.sampleSize(), 1, 1_000_000)),
+                limits,
+                (int) number(values, "workers", 16, 1, 1024),
+                (int) number(values, "workers.queue", 1024, 1, 1_000_000));
+    }
+
+    private static Optional<Path> path(Map<String, String> values, String key) {
+        String value = values.get(key);
+        return value == null || value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
+    }
+
+    private static long number(Map<String, String> values, String key, long defaultValue, long min, long max)
+            throws ConfigException {
+        String value = values.get(key);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        long number;
+        try {
+            number = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("Invalid value " + value + " for " + key + ": not a whole number");
+        }
+        if (number < min || number > max) {
+            throw new ConfigException(
+                    "Invalid value " + value + " for " + key + ": must be between " + min + " and " + max);
+        }
+        return number;
+    }
+
+    private static InetAddress address(Map<String, String> values, String key, String defaultValue)
+            throws ConfigException {
+        String value = values.getOrDefault(key, defaultValue);
+        if (!value.matches("\\d{1,3}(\\.\\d{1,3}){3}") && value.indexOf(':') < 0) {
+            throw new ConfigException("Invalid value " + value + " for " + key + ": not an IP address literal");
+        }
+        try {
+            return InetAddress.getByName(value);
+        } catch (UnknownHostException e) {
+            throw new ConfigException("Invalid value " + value + " for " + key + ": not an IP address literal");
+        }
+    }
+}
