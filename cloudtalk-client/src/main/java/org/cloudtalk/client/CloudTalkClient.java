@@ -44,15 +44,19 @@ public final class CloudTalkClient {
 
     public QueryResult query(Query query, Evaluator evaluator, boolean staticInfo, Duration deadline)
             throws CloudTalkException, InterruptedException {
-        return query(QueryPrinter.print(query), evaluator, staticInfo, deadline);
+        return query(QueryPrinter.print(query), evaluator, staticInfo, false, deadline);
     }
 
-    /** Sends query text; the deadline covers the whole call and is also the server's timeout. */
-    public QueryResult query(String text, Evaluator evaluator, boolean staticInfo, Duration deadline)
+    /**
+     * Sends query text; the deadline covers the whole call and is also the server's timeout. With {@code explain},
+     * the result carries each candidate's score.
+     */
+    public QueryResult query(String text, Evaluator evaluator, boolean staticInfo, boolean explain, Duration deadline)
             throws CloudTalkException, InterruptedException {
         requireNonNull(text, "text is null");
         String parameters = "evaluator=" + evaluator.name().toLowerCase(java.util.Locale.ROOT)
                 + "&info=" + (staticInfo ? "static" : "dynamic")
+                + "&explain=" + explain
                 + "&timeoutMs=" + Math.max(1, Math.min(60_000, deadline.toMillis()));
         HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/query?" + parameters))
                 .timeout(deadline)
@@ -114,6 +118,16 @@ public final class CloudTalkClient {
             ((Map<?, ?>) json.get("bindings")).forEach((name, value) -> bindings.put((String) name, (String) value));
             Object estimate = json.get("estimatedCompletionSeconds");
             Map<?, ?> statusInfo = (Map<?, ?>) json.get("status");
+            Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+            if (json.get("explain") instanceof Map<?, ?> explain) {
+                explain.forEach((variable, candidates) -> {
+                    Map<String, Double> byCandidate = new LinkedHashMap<>();
+                    ((Map<?, ?>) candidates)
+                            .forEach((candidate, score) -> byCandidate.put(
+                                    (String) candidate, score instanceof Double d ? d : Double.POSITIVE_INFINITY));
+                    scores.put((String) variable, byCandidate);
+                });
+            }
             return new QueryResult(
                     bindings,
                     (String) json.get("evaluator"),
@@ -122,7 +136,8 @@ public final class CloudTalkClient {
                     integer(statusInfo.get("answered")),
                     integer(statusInfo.get("reused")),
                     Boolean.TRUE.equals(statusInfo.get("sampled")),
-                    ((Double) json.get("elapsedMicros")).longValue());
+                    ((Double) json.get("elapsedMicros")).longValue(),
+                    scores);
         } catch (ClassCastException | NullPointerException e) {
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE,

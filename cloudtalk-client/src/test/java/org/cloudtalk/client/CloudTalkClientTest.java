@@ -18,12 +18,15 @@ class CloudTalkClientTest {
                 200,
                 "{\"bindings\":{\"A\":\"10.0.0.2\",\"B\":\"fe80::1\"},"
                         + "\"evaluator\":\"flow\",\"estimatedCompletionSeconds\":1.5,"
-                        + "\"status\":{\"asked\":3,\"answered\":2,\"reused\":1,\"sampled\":true},\"elapsedMicros\":812}");
+                        + "\"status\":{\"asked\":3,\"answered\":2,\"reused\":1,\"sampled\":true},\"elapsedMicros\":812,"
+                        + "\"explain\":{\"A\":{\"10.0.0.1\":6.875E7,\"10.0.0.2\":\"unconstrained\"}}}");
         assertThat(result.bindings()).containsExactlyInAnyOrderEntriesOf(Map.of("A", "10.0.0.2", "B", "fe80::1"));
         assertThat(result.estimatedCompletionSeconds()).hasValue(1.5);
         assertThat(result.statusAnswered()).isEqualTo(2);
         assertThat(result.sampled()).isTrue();
         assertThat(result.elapsedMicros()).isEqualTo(812);
+        assertThat(result.candidateScores().get("A"))
+                .containsExactly(Map.entry("10.0.0.1", 6.875e7), Map.entry("10.0.0.2", Double.POSITIVE_INFINITY));
     }
 
     @Test
@@ -59,7 +62,11 @@ class CloudTalkClientTest {
         CloudTalkException down = catchThrowableOfType(
                 CloudTalkException.class,
                 () -> client.query(
-                        "f1 10.0.0.1 -> 10.0.0.2", CloudTalkClient.Evaluator.HEURISTIC, false, Duration.ofSeconds(1)));
+                        "f1 10.0.0.1 -> 10.0.0.2",
+                        CloudTalkClient.Evaluator.HEURISTIC,
+                        false,
+                        false,
+                        Duration.ofSeconds(1)));
         assertThat(down.kind()).isEqualTo(CloudTalkException.Kind.UNAVAILABLE);
         assertThat(down.code()).isEqualTo("CONNECTION");
     }

@@ -18,7 +18,7 @@ import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.lang.cli.CheckQuery;
 
 /**
- * {@code ctquery [--server URL] [--evaluator E] [--static] [--json] [--timeout-ms N] (QUERY | -f FILE | -)} asks a
+ * {@code ctquery [--server URL] [--evaluator E] [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)} asks a
  * CloudTalk server and prints {@code VAR = address} lines and the estimate; {@code ctquery --check ...} only parses
  * and validates. Exit codes: 0 answered, 2 query error, 3 refused or rate limited, 4 server unavailable, 64 usage,
  * 66 unreadable input.
@@ -32,7 +32,7 @@ public final class CtQuery {
     public static final String DEFAULT_SERVER = "http://127.0.0.1:7480";
     private static final String USAGE_TEXT =
             "usage: ctquery [--server URL] [--evaluator heuristic|flow|exhaustive|refined]"
-                    + " [--static] [--json] [--timeout-ms N] (QUERY | -f FILE | -)\n       ctquery --check [--json] [FILE|-]";
+                    + " [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)\n       ctquery --check [--json] [FILE|-]";
 
     private CtQuery() {}
 
@@ -48,6 +48,7 @@ public final class CtQuery {
         CloudTalkClient.Evaluator evaluator = CloudTalkClient.Evaluator.HEURISTIC;
         boolean staticInfo = false;
         boolean json = false;
+        boolean explain = false;
         long timeoutMillis = 2000;
         String text = null;
         try {
@@ -58,6 +59,7 @@ public final class CtQuery {
                             CloudTalkClient.Evaluator.valueOf(value(args, ++i).toUpperCase(Locale.ROOT));
                     case "--static" -> staticInfo = true;
                     case "--json" -> json = true;
+                    case "--explain" -> explain = true;
                     case "--timeout-ms" -> timeoutMillis = Long.parseLong(value(args, ++i));
                     case "-f" -> text = read(Path.of(value(args, ++i)), null);
                     case "-" -> text = read(null, stdin);
@@ -85,7 +87,7 @@ public final class CtQuery {
         }
         CloudTalkClient client = new CloudTalkClient(URI.create(server), Duration.ofSeconds(2));
         try {
-            QueryResult result = client.query(text, evaluator, staticInfo, Duration.ofMillis(timeoutMillis));
+            QueryResult result = client.query(text, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
             out.print(json ? json(result) : human(result));
             return 0;
         } catch (CloudTalkException e) {
@@ -122,7 +124,21 @@ public final class CtQuery {
         if (result.sampled()) {
             out.append(", candidates sampled");
         }
-        return out.append(", ").append(result.elapsedMicros()).append(" us\n").toString();
+        out.append(", ").append(result.elapsedMicros()).append(" us\n");
+        if (!result.candidateScores().isEmpty()) {
+            out.append(
+                    "# candidate scores, bytes/s of the scarcest resource (capacity - use / W), in binding order:\n");
+            result.candidateScores().forEach((variable, scores) -> {
+                out.append("#   ").append(variable).append(':');
+                scores.forEach((candidate, score) -> out.append(' ')
+                        .append(candidate)
+                        .append('=')
+                        .append(Double.isInfinite(score) ? "unconstrained" : String.format(Locale.ROOT, "%.3g", score))
+                        .append(candidate.equals(result.bindings().get(variable)) ? " (chosen)" : ""));
+                out.append('\n');
+            });
+        }
+        return out.toString();
     }
 
     static String json(QueryResult result) {

@@ -73,7 +73,8 @@ public final class Quickstart {
                             + "f2 src -> 127.0.0.4 size 256M rate r(f1)",
                     0,
                     "--evaluator",
-                    "heuristic");
+                    "heuristic",
+                    "--explain");
             failures += example(
                     out,
                     url,

@@ -164,6 +164,18 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         status.put("sampled", answer.sampled());
         body.put("status", status);
         body.put("elapsedMicros", answer.elapsedNanos() / 1000);
+        if (!answer.candidateScores().isEmpty()) {
+            // The heuristic's score of each candidate (bytes/s of its scarcest resource, capacity - use / W);
+            // "unconstrained" where no resource limits the candidate, e.g. a flow that would be local.
+            Map<String, Map<String, Object>> explain = new LinkedHashMap<>();
+            answer.candidateScores().forEach((variable, scores) -> {
+                Map<String, Object> shown = new LinkedHashMap<>();
+                scores.forEach((candidate, score) ->
+                        shown.put(candidate, score == Double.MAX_VALUE ? "unconstrained" : score));
+                explain.put(variable, shown);
+            });
+            body.put("explain", explain);
+        }
         return body;
     }
 
@@ -195,9 +207,13 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             }
             timeout = Duration.ofMillis(millis);
         }
+        String explain = parameter(parameters, "explain", "false");
+        if (!explain.equals("true") && !explain.equals("false")) {
+            throw new IllegalArgumentException("explain must be true or false, not '" + explain + "'");
+        }
         String tenant =
                 ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
-        return new QueryService.Options(tenant, kind, info.equals("static"), timeout);
+        return new QueryService.Options(tenant, kind, info.equals("static"), timeout, explain.equals("true"));
     }
 
     private static String parameter(Map<String, List<String>> parameters, String name, String defaultValue) {

@@ -48,7 +48,8 @@ public final class QueryService {
     }
 
     /** How to answer: which evaluator, dynamic or static information, and the deadline. */
-    public record Options(String tenant, EvaluatorKind evaluator, boolean staticInfo, Duration timeout) {
+    public record Options(
+            String tenant, EvaluatorKind evaluator, boolean staticInfo, Duration timeout, boolean explain) {
         public Options {
             requireNonNull(tenant, "tenant is null");
             requireNonNull(evaluator, "evaluator is null");
@@ -65,7 +66,12 @@ public final class QueryService {
             int statusAnswered,
             int statusReused,
             boolean sampled,
-            long elapsedNanos) {}
+            long elapsedNanos,
+            Map<String, Map<String, Double>> candidateScores) {
+        public Answer {
+            candidateScores = Map.copyOf(candidateScores);
+        }
+    }
 
     /** Each retry sees the reservations that beat it, so N racing queries settle within N attempts. */
     private static final int RESERVATION_ATTEMPTS = 16;
@@ -134,11 +140,15 @@ public final class QueryService {
         StatusSource.Gathered gathered = source.gather(hosts(query), wait);
 
         Evaluator evaluator = evaluators.get(options.evaluator());
+        HeuristicEvaluator heuristic = (HeuristicEvaluator) evaluators.get(EvaluatorKind.HEURISTIC);
         for (int attempt = 1; ; attempt++) {
             Set<String> held = reservations.held();
+            ClusterState state = withReservations(gathered.state(), held, query);
             Evaluation evaluation;
+            Map<String, Map<String, Double>> scores;
             try {
-                evaluation = evaluator.evaluate(model, withReservations(gathered.state(), held, query));
+                evaluation = evaluator.evaluate(model, state);
+                scores = options.explain() ? heuristic.explain(model, state) : Map.of();
             } catch (EvaluationException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
             }
@@ -159,7 +169,8 @@ public final class QueryService {
                         gathered.answered(),
                         gathered.reused(),
                         query != parsed,
-                        System.nanoTime() - start);
+                        System.nanoTime() - start,
+                        scores);
             }
         }
     }

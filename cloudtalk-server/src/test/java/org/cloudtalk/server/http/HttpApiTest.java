@@ -81,6 +81,20 @@ class HttpApiTest {
     }
 
     @Test
+    void explainShowsEachCandidatesScore() throws Exception {
+        HttpResponse<String> response = post(
+                "/v1/query?explain=true",
+                "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M\nB = (10.0.0.3 10.0.0.1)\nf2 10.0.0.2 -> B size 1M");
+        assertThat(response.statusCode()).isEqualTo(200);
+        // 10.0.0.1 sends 900 Mbit/s of its 1 Gbit/s: 125e6 - 112.5e6 / 2 bytes/s; B's flow from 10.0.0.2 is not local.
+        assertThat(response.body())
+                .contains("\"explain\":{")
+                .contains("\"A\":{\"10.0.0.1\":6.875E7,\"10.0.0.2\":1.25E8}");
+        assertThat(post("/v1/query?explain=maybe", "f1 10.0.0.1 -> 10.0.0.2").statusCode())
+                .isEqualTo(400);
+    }
+
+    @Test
     void queryErrorsAre400WithLineAndColumn() throws Exception {
         HttpResponse<String> response = post("/v1/query", "A = (10.0.0.1)\nf1 A -> B size 1");
         assertThat(response.statusCode()).isEqualTo(400);

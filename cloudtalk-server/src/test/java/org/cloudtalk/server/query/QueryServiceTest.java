@@ -52,7 +52,7 @@ class QueryServiceTest {
     }
 
     static QueryService.Options options(QueryService.EvaluatorKind kind) {
-        return new QueryService.Options("tenant-a", kind, false, Duration.ofSeconds(5));
+        return new QueryService.Options("tenant-a", kind, false, Duration.ofSeconds(5), false);
     }
 
     @Test
@@ -144,7 +144,7 @@ class QueryServiceTest {
         assertThat(reason(service, small, QueryService.EvaluatorKind.HEURISTIC))
                 .isEqualTo(QueryRejectedException.Reason.RATE_LIMITED);
         QueryService.Options otherTenant = new QueryService.Options(
-                "tenant-b", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5));
+                "tenant-b", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5), false);
         assertThat(service.answer(small, otherTenant).binding().values()).isEmpty();
     }
 

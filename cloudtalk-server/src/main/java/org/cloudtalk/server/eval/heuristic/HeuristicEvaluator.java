@@ -52,18 +52,32 @@ public final class HeuristicEvaluator implements Evaluator {
 
     @Override
     public Evaluation evaluate(QueryModel query, ClusterState state) {
+        return evaluate(query, state, null);
+    }
+
+    /**
+     * Each variable's score for each candidate it considered, in binding order: what {@code explain=true} shows.
+     * {@link Double#MAX_VALUE} means no resource constrains that candidate (e.g. the flow would be local).
+     */
+    public Map<String, Map<String, Double>> explain(QueryModel query, ClusterState state) {
+        Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+        evaluate(query, state, scores);
+        return scores;
+    }
+
+    private Evaluation evaluate(QueryModel query, ClusterState state, Map<String, Map<String, Double>> scores) {
         Map<String, String> bound = new LinkedHashMap<>();
         Set<String> used = new HashSet<>();
         List<QueryModel.Variable> rest = new ArrayList<>();
         for (QueryModel.Variable variable : query.variables()) {
             if (bindsLocally(query, variable)) {
-                assign(query, variable, state, bound, used);
+                assign(query, variable, state, bound, used, scores);
             } else {
                 rest.add(variable);
             }
         }
         for (QueryModel.Variable variable : rest) {
-            assign(query, variable, state, bound, used);
+            assign(query, variable, state, bound, used, scores);
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());
     }
@@ -90,7 +104,8 @@ public final class HeuristicEvaluator implements Evaluator {
             QueryModel.Variable variable,
             ClusterState state,
             Map<String, String> bound,
-            Set<String> used) {
+            Set<String> used,
+            Map<String, Map<String, Double>> scores) {
         Set<String> incoming = query.incoming(variable.name());
         Set<String> outgoing = query.outgoing(variable.name());
         Set<String> receivesFrom = network(incoming);
@@ -102,6 +117,10 @@ public final class HeuristicEvaluator implements Evaluator {
                 continue;
             }
             double score = score(candidate, state, incoming, outgoing, receivesFrom, sendsTo);
+            if (scores != null) {
+                scores.computeIfAbsent(variable.name(), unused -> new LinkedHashMap<>())
+                        .put(candidate, score);
+            }
             if (best == null || score >= bestScore) {
                 best = candidate;
                 bestScore = score;
