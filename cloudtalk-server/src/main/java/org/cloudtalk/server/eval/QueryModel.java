@@ -24,7 +24,10 @@ public final class QueryModel {
     public static final String DISK = "disk";
     public static final String UNKNOWN_SOURCE = "0.0.0.0";
 
-    /** A variable: candidates in declaration order; {@code shared} ones may take a value another variable has. */
+    /**
+     * A variable: candidates in declaration order, the same list instance for every variable of one declaration;
+     * {@code shared} ones may take a value another variable has.
+     */
     public record Variable(String name, List<String> candidates, boolean shared) {
         public Variable {
             requireNonNull(name, "name is null");
@@ -41,8 +44,10 @@ public final class QueryModel {
     public QueryModel(Query query) {
         this.query = requireNonNull(query, "query is null");
         for (VariableDeclaration declaration : query.declarations()) {
-            List<String> candidates =
-                    declaration.candidates().stream().map(QueryPrinter::print).toList();
+            // One immutable, null-free list per declaration: List.copyOf in Variable then returns this very
+            // instance, so the variables of a declaration share it and evaluators can key work on it by identity.
+            List<String> candidates = List.copyOf(
+                    declaration.candidates().stream().map(QueryPrinter::print).toList());
             for (Identifier name : declaration.names()) {
                 Variable variable = new Variable(name.value(), candidates, declaration.shared());
                 variables.add(variable);

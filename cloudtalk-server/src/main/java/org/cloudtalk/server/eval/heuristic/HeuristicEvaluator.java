@@ -1,7 +1,9 @@
 package org.cloudtalk.server.eval.heuristic;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,29 +70,35 @@ public final class HeuristicEvaluator implements Evaluator {
     private Evaluation evaluate(QueryModel query, ClusterState state, Map<String, Map<String, Double>> scores) {
         Map<String, String> bound = new LinkedHashMap<>();
         Set<String> used = new HashSet<>();
+        // Variables declared together share one candidate list: prepare it once, not once per variable.
+        Map<List<String>, Pool> pools = new IdentityHashMap<>();
         List<QueryModel.Variable> rest = new ArrayList<>();
         for (QueryModel.Variable variable : query.variables()) {
             if (bindsLocally(query, variable)) {
-                assign(query, variable, state, bound, used, scores);
+                assign(query, variable, state, pools, bound, used, scores);
             } else {
                 rest.add(variable);
             }
         }
         for (QueryModel.Variable variable : rest) {
-            assign(query, variable, state, bound, used, scores);
+            assign(query, variable, state, pools, bound, used, scores);
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());
     }
 
     /** Lines 8-9: the variable's only network peer on one side is one of its own candidates. */
     private static boolean bindsLocally(QueryModel query, QueryModel.Variable variable) {
-        return singlePeerIsCandidate(network(query.incoming(variable.name())), variable)
-                || singlePeerIsCandidate(network(query.outgoing(variable.name())), variable);
+        return singlePeerIsCandidate(query, network(query.incoming(variable.name())), variable)
+                || singlePeerIsCandidate(query, network(query.outgoing(variable.name())), variable);
     }
 
-    private static boolean singlePeerIsCandidate(Set<String> peers, QueryModel.Variable variable) {
-        return peers.size() == 1
-                && variable.candidates().contains(peers.iterator().next());
+    private static boolean singlePeerIsCandidate(QueryModel query, Set<String> peers, QueryModel.Variable variable) {
+        if (peers.size() != 1) {
+            return false;
+        }
+        String peer = peers.iterator().next();
+        // A variable is never a candidate value: skip the linear search through a possibly long candidate list.
+        return !query.isVariable(peer) && variable.candidates().contains(peer);
     }
 
     private static Set<String> network(Set<String> endpoints) {
@@ -99,62 +107,103 @@ public final class HeuristicEvaluator implements Evaluator {
         return network;
     }
 
+    /** A candidate list with its loads and positions, so the per-candidate loop needs no lookups. */
+    private static final class Pool {
+        final List<String> candidates;
+        final HostLoad[] loads;
+        final boolean[] disk;
+        final Map<String, Integer> positions = new HashMap<>();
+
+        Pool(List<String> candidates, ClusterState state) {
+            this.candidates = candidates;
+            this.loads = new HostLoad[candidates.size()];
+            this.disk = new boolean[candidates.size()];
+            for (int i = 0; i < loads.length; i++) {
+                String candidate = candidates.get(i);
+                loads[i] = state.load(candidate);
+                disk[i] = candidate.equals(QueryModel.DISK);
+                positions.putIfAbsent(candidate, i);
+            }
+        }
+
+        /** Which positions hold a value already taken by another variable. */
+        boolean[] taken(Set<String> used) {
+            boolean[] taken = new boolean[candidates.size()];
+            for (String value : used) {
+                Integer position = positions.get(value);
+                if (position != null) {
+                    taken[position] = true;
+                }
+            }
+            return taken;
+        }
+
+        /** The position of a peer among the candidates, or -1 (variables and unknown peers are never candidates). */
+        int positionOf(String peer) {
+            Integer position = peer == null ? null : positions.get(peer);
+            return position == null ? -1 : position;
+        }
+    }
+
     private void assign(
             QueryModel query,
             QueryModel.Variable variable,
             ClusterState state,
+            Map<List<String>, Pool> pools,
             Map<String, String> bound,
             Set<String> used,
             Map<String, Map<String, Double>> scores) {
         Set<String> incoming = query.incoming(variable.name());
         Set<String> outgoing = query.outgoing(variable.name());
-        Set<String> receivesFrom = network(incoming);
-        Set<String> sendsTo = network(outgoing);
-        String best = null;
+        Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
+        // Line 27: a candidate that is the variable's only peer on one side makes that flow local.
+        int onlySender = incoming.size() == 1 ? pool.positionOf(incoming.iterator().next()) : -1;
+        int onlyReceiver = outgoing.size() == 1 ? pool.positionOf(outgoing.iterator().next()) : -1;
+        boolean receives = !network(incoming).isEmpty();
+        boolean sends = !network(outgoing).isEmpty();
+        boolean readsDisk = incoming.contains(QueryModel.DISK);
+        boolean writesDisk = outgoing.contains(QueryModel.DISK);
+        boolean[] taken = variable.shared() || used.isEmpty() ? null : pool.taken(used);
+        double inverseWeight = 1 / weight;
+        HostLoad[] loads = pool.loads;
+        int best = -1;
         double bestScore = 0;
-        for (String candidate : variable.candidates()) {
-            if (!variable.shared() && used.contains(candidate)) {
+        for (int i = 0; i < loads.length; i++) {
+            if (taken != null && taken[i]) {
                 continue;
             }
-            double score = score(candidate, state, incoming, outgoing, receivesFrom, sendsTo);
+            double score;
+            if (pool.disk[i]) {
+                score = MAX;
+            } else {
+                boolean local = i == onlySender || i == onlyReceiver;
+                HostLoad load = loads[i];
+                double netRx = local || !receives ? MAX : load.rxCapacity() - load.rxUse() * inverseWeight;
+                double netTx = local || !sends ? MAX : load.txCapacity() - load.txUse() * inverseWeight;
+                // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
+                double diskRead =
+                        readsDisk ? load.diskReadCapacity() - load.diskReadUse() * inverseWeight : MAX;
+                double diskWrite =
+                        writesDisk ? load.diskWriteCapacity() - load.diskWriteUse() * inverseWeight : MAX;
+                score = Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
+            }
             if (scores != null) {
                 scores.computeIfAbsent(variable.name(), unused -> new LinkedHashMap<>())
-                        .put(candidate, score);
+                        .put(pool.candidates.get(i), score);
             }
-            if (best == null || score >= bestScore) {
-                best = candidate;
+            if (best < 0 || score >= bestScore) {
+                best = i;
                 bestScore = score;
             }
         }
-        if (best == null) {
+        if (best < 0) {
             throw new EvaluationException("variable " + variable.name() + " has no candidate left: the variables "
                     + "sharing its pool need more distinct values than it lists (declare them shared to allow reuse)");
         }
-        bound.put(variable.name(), best);
+        String chosen = pool.candidates.get(best);
+        bound.put(variable.name(), chosen);
         if (!variable.shared()) {
-            used.add(best);
+            used.add(chosen);
         }
-    }
-
-    private double score(
-            String candidate,
-            ClusterState state,
-            Set<String> incoming,
-            Set<String> outgoing,
-            Set<String> receivesFrom,
-            Set<String> sendsTo) {
-        if (candidate.equals(QueryModel.DISK)) {
-            return MAX;
-        }
-        boolean local = incoming.equals(Set.of(candidate)) || outgoing.equals(Set.of(candidate));
-        HostLoad load = state.load(candidate);
-        double netRx = local || receivesFrom.isEmpty() ? MAX : load.rxCapacity() - load.rxUse() / weight;
-        double netTx = local || sendsTo.isEmpty() ? MAX : load.txCapacity() - load.txUse() / weight;
-        // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
-        double diskRead =
-                incoming.contains(QueryModel.DISK) ? load.diskReadCapacity() - load.diskReadUse() / weight : MAX;
-        double diskWrite =
-                outgoing.contains(QueryModel.DISK) ? load.diskWriteCapacity() - load.diskWriteUse() / weight : MAX;
-        return Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
     }
 }
