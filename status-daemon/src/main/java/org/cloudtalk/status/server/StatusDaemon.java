@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /** A running status daemon: the sampler, the UDP server and the periodic counters line. */
 public final class StatusDaemon implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StatusDaemon.class);
-    /** Ids per replay-guard generation (2 × max skew): 2^19 allows 260,000 req/s at the default 1 s skew, in 16 MiB. */
+    /** Ids per replay-guard generation (2 × max skew): 2^19 allows 260,000 req/s at the default 1 s skew (16 MiB at most; the sets grow with load). */
     private static final int REPLAY_CAPACITY = 1 << 19;
 
     private final StatusSampler sampler;

@@ -60,18 +60,26 @@ public final class ReplayGuard {
         return capacityPerGeneration;
     }
 
-    /** Open-addressing set of longs with a fixed capacity; no boxing on the request path. */
+    /**
+     * Open-addressing set of longs, no boxing on the request path. It starts small and doubles as it fills (load
+     * factor at most 0.5), up to room for {@code capacity} values: an idle daemon holds kilobytes, a busy one up to
+     * its bound.
+     */
     static final class LongSet {
         private static final long EMPTY = 0;
-        private final long[] slots;
+        private static final int INITIAL_SLOTS = 1024;
         private final int maxSize;
+        private long[] slots;
         private boolean containsZero;
         private int size;
 
         LongSet(int capacity) {
-            int slotCount = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) * 2; // load factor ≤ 0.5
-            this.slots = new long[slotCount];
             this.maxSize = capacity;
+            this.slots = new long[Math.min(INITIAL_SLOTS, slotsFor(capacity))];
+        }
+
+        private static int slotsFor(int capacity) {
+            return Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) * 2;
         }
 
         boolean contains(long value) {
@@ -94,18 +102,15 @@ public final class ReplayGuard {
             if (size >= maxSize) {
                 return false;
             }
+            size++;
             if (value == EMPTY) {
                 containsZero = true;
-                size++;
                 return true;
             }
-            int mask = slots.length - 1;
-            int i = mix(value) & mask;
-            while (slots[i] != EMPTY) {
-                i = (i + 1) & mask;
+            if (size * 2 > slots.length) {
+                grow();
             }
-            slots[i] = value;
-            size++;
+            insert(slots, value);
             return true;
         }
 
@@ -115,6 +120,25 @@ public final class ReplayGuard {
                 containsZero = false;
                 size = 0;
             }
+        }
+
+        private void grow() {
+            long[] bigger = new long[slots.length * 2];
+            for (long value : slots) {
+                if (value != EMPTY) {
+                    insert(bigger, value);
+                }
+            }
+            slots = bigger;
+        }
+
+        private static void insert(long[] table, long value) {
+            int mask = table.length - 1;
+            int i = mix(value) & mask;
+            while (table[i] != EMPTY) {
+                i = (i + 1) & mask;
+            }
+            table[i] = value;
         }
 
         private static int mix(long value) {

@@ -39,6 +39,18 @@ class ReplayGuardTest {
     }
 
     @Test
+    void growsToItsCapacityAndRemembersEveryId() {
+        ReplayGuard guard = new ReplayGuard(2000, 100_000);
+        for (long id = 1; id <= 100_000; id++) {
+            assertThat(guard.check(id * 7919, NOW, NOW)).isNull();
+        }
+        assertThat(guard.check(100_001L * 7919, NOW, NOW)).isEqualTo(DropReason.REPLAY_CACHE_FULL);
+        for (long id = 1; id <= 100_000; id += 997) {
+            assertThat(guard.check(id * 7919, NOW, NOW)).isEqualTo(DropReason.REPLAYED);
+        }
+    }
+
+    @Test
     void refusesWhenAGenerationIsFullRatherThanForgetting() {
         ReplayGuard guard = new ReplayGuard(2000, 3);
         assertThat(guard.check(1, NOW, NOW)).isNull();

@@ -1,0 +1,221 @@
+package org.cloudtalk.benchmarks.server;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.server.cli.ServerMain;
+import org.cloudtalk.status.config.DaemonConfig;
+import org.cloudtalk.status.server.StatusDaemon;
+
+/**
+ * End to end on this machine: 100 status daemons (one child process, on 127.0.0.1-100), the CloudTalk server (another
+ * child process) and concurrent keep-alive HTTP clients here. Each query places 2 replicas among the 100 hosts with the
+ * heuristic, so without reply reuse every query gathers from all 100 daemons. Reports p50/p99 latency seen by the
+ * clients and the sustained queries/s, with reuse on (250 ms) and off.
+ */
+public final class EndToEndBenchmark {
+    private static final int DAEMONS = 100;
+
+    private EndToEndBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int clients = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        Path dir = Files.createTempDirectory("e2e-bench");
+        Path key = dir.resolve("key");
+        Files.writeString(key, "end-to-end-benchmark-key-0123456789");
+        int daemonPort = 21_000 + ThreadLocalRandom.current().nextInt(9_000);
+        Process daemons = java(dir.resolve("daemons.log"), "256m", Daemons.class.getName(),
+                Integer.toString(DAEMONS), Integer.toString(daemonPort), key.toString());
+        try {
+            waitFor(dir.resolve("daemons.log"), "ready", daemons);
+            StringBuilder candidates = new StringBuilder();
+            for (int i = 1; i <= DAEMONS; i++) {
+                candidates.append(i == 1 ? "" : " ").append("127.0.0.").append(i);
+            }
+            String query = "r2 = r3 = (" + candidates + ")\nf1 127.0.0.1 -> r2 size 256M\n"
+                    + "f2 r2 -> r3 size sz(f1) transfer t(f1)";
+            System.out.printf(Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
+            for (int reuseMillis : new int[] {250, 0}) {
+                int port = 30_000 + ThreadLocalRandom.current().nextInt(9_000);
+                Path config = dir.resolve("server-" + reuseMillis + ".properties");
+                Files.writeString(config, String.join("\n",
+                        "bind=127.0.0.1", "port=" + port, "status.key.file=" + key, "locator.port=" + daemonPort,
+                        "status.reuse.ms=" + reuseMillis, "gather.wait.ms=20", "reservation.hold.ms=0",
+                        "limits.queries.per.second=10000000", "limits.burst=10000000", "workers=16", ""));
+                Process server = java(dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString());
+                try {
+                    waitForHealth(port, server);
+                    load(port, query, clients, 3); // warm-up
+                    // Latency of one query at a time, and what the server sustains with every client busy.
+                    for (int concurrency : new int[] {1, clients}) {
+                        Result result = load(port, query, concurrency, seconds);
+                        System.out.printf(Locale.ROOT, "reuse %s, %d client%s: p50 %.2f ms, p99 %.2f ms, %,.0f queries/s "
+                                        + "(%,d answered, %d errors)%n",
+                                reuseMillis > 0 ? reuseMillis + " ms" : "off", concurrency, concurrency == 1 ? "" : "s",
+                                result.p50Millis, result.p99Millis, result.perSecond, result.answered, result.errors);
+                    }
+                } finally {
+                    server.destroy();
+                    server.waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            daemons.destroy();
+            daemons.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private record Result(double p50Millis, double p99Millis, double perSecond, long answered, long errors) {}
+
+    private static Result load(int port, String query, int clients, int seconds) throws Exception {
+        byte[] body = query.getBytes(StandardCharsets.UTF_8);
+        byte[] request = ("POST /v1/query?evaluator=heuristic HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: " + body.length + "\r\n\r\n" + query).getBytes(StandardCharsets.UTF_8);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<long[]> latencies = new ArrayList<>();
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(clients);
+        long start = System.nanoTime();
+        for (int c = 0; c < clients; c++) {
+            long[] samples = new long[2_000_000];
+            latencies.add(samples);
+            int index = c;
+            Thread client = new Thread(() -> {
+                int count = 0;
+                try (Socket socket = new Socket("127.0.0.1", port)) {
+                    socket.setTcpNoDelay(true);
+                    OutputStream out = socket.getOutputStream();
+                    InputStream in = new BufferedInputStream(socket.getInputStream());
+                    while (System.nanoTime() < end && count < samples.length) {
+                        long t0 = System.nanoTime();
+                        out.write(request);
+                        out.flush();
+                        if (readResponse(in) != 200) {
+                            errors.incrementAndGet();
+                        }
+                        samples[count++] = System.nanoTime() - t0;
+                    }
+                } catch (IOException e) {
+                    errors.incrementAndGet();
+                } finally {
+                    latencies.set(index, Arrays.copyOf(samples, count));
+                    done.countDown();
+                }
+            });
+            client.start();
+        }
+        done.await();
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        return new Result(all[all.length / 2] / 1e6, all[(int) (all.length * 0.99)] / 1e6, all.length / elapsed,
+                all.length, errors.get());
+    }
+
+    /** Reads one HTTP response (headers and Content-Length body); returns its status. */
+    private static int readResponse(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int status = -1;
+        int length = 0;
+        while (true) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("connection closed");
+            }
+            if (c != '\n') {
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+                continue;
+            }
+            String header = line.toString();
+            line.setLength(0);
+            if (status < 0) {
+                status = Integer.parseInt(header.split(" ")[1]);
+            } else if (header.isEmpty()) {
+                in.readNBytes(length);
+                return status;
+            } else if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
+                length = Integer.parseInt(header.substring(15).trim());
+            }
+        }
+    }
+
+    private static Process java(Path log, String heap, String mainClass, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap, "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private static void waitFor(Path log, String marker, Process process) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            if (Files.exists(log) && Files.readString(log).contains(marker)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("child exited: " + Files.readString(log));
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("child not ready: " + Files.readString(log));
+    }
+
+    private static void waitForHealth(int port, Process server) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                if (readResponse(new BufferedInputStream(socket.getInputStream())) == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                if (!server.isAlive()) {
+                    throw new IllegalStateException("server exited", e);
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("server not healthy");
+    }
+
+    /** The daemons' process: {@code DAEMONS PORT KEYFILE}; prints "ready" when all answer. */
+    public static final class Daemons {
+        private Daemons() {}
+
+        public static void main(String[] args) throws Exception {
+            int count = Integer.parseInt(args[0]);
+            List<StatusDaemon> daemons = new ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                Map<String, String> properties = new HashMap<>();
+                properties.put("key.file", args[2]);
+                properties.put("bind", "127.0.0." + i);
+                properties.put("port", args[1]);
+                properties.put("endpoints", "127.0.0." + i);
+                properties.put("interface", "lo");
+                properties.put("disk.path", "/");
+                properties.put("nic.capacity.mbps", Integer.toString(100 + 10 * i));
+                properties.put("counters.log.interval.s", "0");
+                daemons.add(StatusDaemon.start(DaemonConfig.from(properties)));
+            }
+            System.out.println("ready");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> daemons.forEach(StatusDaemon::close)));
+            Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+}
