@@ -13,6 +13,7 @@ import org.cloudtalk.server.http.ApiChannelInitializer;
 import org.cloudtalk.server.http.ApiHandler;
 import org.cloudtalk.server.http.HttpApiServer;
 import org.cloudtalk.server.http.ServerMetrics;
+import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
 import org.cloudtalk.server.status.CapacityOnlyStatusSource;
@@ -85,7 +86,9 @@ public final class CloudTalkServer implements AutoCloseable {
                     return thread;
                 });
         ServerMetrics metrics = new ServerMetrics(reservations::size);
-        ApiHandler handler = new ApiHandler(service, workers, metrics, config.defaultTimeout());
+        // No tenant may hold more than half the workers, so one busy tenant always leaves room for the others.
+        Admission admission = new Admission(config.limits(), Math.max(1, config.workers() / 2));
+        ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
         HttpApiServer api = HttpApiServer.start(
                 config.bind(),
                 new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4),

@@ -46,8 +46,9 @@ public final class AccuracyBenchmark {
         for (int i = 1; i <= HOSTS; i++) {
             hosts.add("10.0.0." + i);
         }
-        QueryModel query = new QueryModel(new QueryParser().parse("x1 = x2 = x3 = (" + String.join(" ", hosts) + ")\n"
-                + "f1 x1 -> x2 size 100M\nf2 x2 -> x3 size sz(f1) transfer t(f1)"));
+        QueryModel query = new QueryModel(new QueryParser()
+                .parse("x1 = x2 = x3 = (" + String.join(" ", hosts) + ")\n"
+                        + "f1 x1 -> x2 size 100M\nf2 x2 -> x3 size sz(f1) transfer t(f1)"));
         System.out.printf(Locale.ROOT, "%,d states per distribution, %d hosts, seed %d%n", states, HOSTS, seed);
         for (boolean bimodal : new boolean[] {false, true}) {
             run(query, hosts, states, new Random(seed + (bimodal ? 1 : 0)), bimodal);
@@ -76,8 +77,14 @@ public final class AccuracyBenchmark {
                     ClusterState state = generated.get(i);
                     double best = SIZE / optimalThroughput(state, hosts);
                     ratios[0][i] = best / cost(estimator, query, randomBinding(new Random(seeds[i]), hosts), state);
-                    ratios[1][i] = best / cost(estimator, query, heuristic.evaluate(query, state).binding(), state);
-                    ratios[2][i] = best / refined.evaluate(query, state).completionSeconds().orElseThrow();
+                    ratios[1][i] = best
+                            / cost(
+                                    estimator,
+                                    query,
+                                    heuristic.evaluate(query, state).binding(),
+                                    state);
+                    ratios[2][i] = best
+                            / refined.evaluate(query, state).completionSeconds().orElseThrow();
                 }
                 return null;
             }));
@@ -88,18 +95,34 @@ public final class AccuracyBenchmark {
         pool.shutdown();
         double seconds = (System.nanoTime() - start) / 1e9;
         double[] timing = verify(query, hosts, generated.subList(0, Math.min(VERIFIED, states)));
-        System.out.printf(Locale.ROOT, "%n%s loads (%.0f s on %d threads; optimum formula = exhaustive on %d states)%n",
-                bimodal ? "bimodal" : "uniform", seconds, threads, Math.min(VERIFIED, states));
+        System.out.printf(
+                Locale.ROOT,
+                "%n%s loads (%.0f s on %d threads; optimum formula = exhaustive on %d states)%n",
+                bimodal ? "bimodal" : "uniform",
+                seconds,
+                threads,
+                Math.min(VERIFIED, states));
         String[] names = {"random", "heuristic", "refined"};
         for (int e = 0; e < 3; e++) {
             double[] sorted = ratios[e].clone();
             Arrays.sort(sorted);
             long optimal = Arrays.stream(sorted).filter(r -> r >= 1 - 1e-9).count();
-            System.out.printf(Locale.ROOT, "  %-9s optimal in %6.2f%% of states, worst %.3f x optimal, 1st percentile %.3f%n",
-                    names[e], 100.0 * optimal / states, sorted[0], sorted[(int) (states * 0.01)]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-9s optimal in %6.2f%% of states, worst %.3f x optimal, 1st percentile %.3f%n",
+                    names[e],
+                    100.0 * optimal / states,
+                    sorted[0],
+                    sorted[(int) (states * 0.01)]);
         }
-        System.out.printf(Locale.ROOT, "  time per state: exhaustive %.0f us, heuristic %.1f us, refined %.0f us; "
-                + "exhaustive / heuristic = %.0f%n", timing[0], timing[1], timing[2], timing[0] / timing[1]);
+        System.out.printf(
+                Locale.ROOT,
+                "  time per state: exhaustive %.0f us, heuristic %.1f us, refined %.0f us; "
+                        + "exhaustive / heuristic = %.0f%n",
+                timing[0],
+                timing[1],
+                timing[2],
+                timing[0] / timing[1]);
     }
 
     /** Checks the optimum formula against exhaustive search; returns µs per state of exhaustive, heuristic, refined. */
@@ -112,7 +135,8 @@ public final class AccuracyBenchmark {
         long refinedNanos = 0;
         for (ClusterState state : states) {
             long t0 = System.nanoTime();
-            double searched = exhaustive.evaluate(query, state).completionSeconds().orElseThrow();
+            double searched =
+                    exhaustive.evaluate(query, state).completionSeconds().orElseThrow();
             long t1 = System.nanoTime();
             heuristic.evaluate(query, state);
             long t2 = System.nanoTime();
@@ -123,11 +147,14 @@ public final class AccuracyBenchmark {
             refinedNanos += t3 - t2;
             double formula = SIZE / optimalThroughput(state, hosts);
             if (Math.abs(searched - formula) > 1e-9 * formula) {
-                throw new IllegalStateException("optimum formula " + formula + " s disagrees with exhaustive " + searched);
+                throw new IllegalStateException(
+                        "optimum formula " + formula + " s disagrees with exhaustive " + searched);
             }
         }
         return new double[] {
-            exhaustiveNanos / 1e3 / states.size(), heuristicNanos / 1e3 / states.size(), refinedNanos / 1e3 / states.size()
+            exhaustiveNanos / 1e3 / states.size(),
+            heuristicNanos / 1e3 / states.size(),
+            refinedNanos / 1e3 / states.size()
         };
     }
 
@@ -139,7 +166,8 @@ public final class AccuracyBenchmark {
                 if (b.equals(a)) {
                     continue;
                 }
-                double viaB = Math.min(tx1, Math.min(state.load(b).rxAvailable(), state.load(b).txAvailable()));
+                double viaB = Math.min(
+                        tx1, Math.min(state.load(b).rxAvailable(), state.load(b).txAvailable()));
                 if (viaB <= best) {
                     continue;
                 }
@@ -167,8 +195,17 @@ public final class AccuracyBenchmark {
     private static ClusterState state(Random random, List<String> hosts, boolean bimodal) {
         Map<String, HostLoad> loads = new HashMap<>();
         for (String host : hosts) {
-            loads.put(host, new HostLoad(CAPACITY, use(random, bimodal), CAPACITY, use(random, bimodal),
-                    10 * CAPACITY, 0, 10 * CAPACITY, 0));
+            loads.put(
+                    host,
+                    new HostLoad(
+                            CAPACITY,
+                            use(random, bimodal),
+                            CAPACITY,
+                            use(random, bimodal),
+                            10 * CAPACITY,
+                            0,
+                            10 * CAPACITY,
+                            0));
         }
         return new ClusterState(loads);
     }

@@ -40,8 +40,13 @@ public final class EndToEndBenchmark {
         Path key = dir.resolve("key");
         Files.writeString(key, "end-to-end-benchmark-key-0123456789");
         int daemonPort = 21_000 + ThreadLocalRandom.current().nextInt(9_000);
-        Process daemons = java(dir.resolve("daemons.log"), "256m", Daemons.class.getName(),
-                Integer.toString(DAEMONS), Integer.toString(daemonPort), key.toString());
+        Process daemons = java(
+                dir.resolve("daemons.log"),
+                "256m",
+                Daemons.class.getName(),
+                Integer.toString(DAEMONS),
+                Integer.toString(daemonPort),
+                key.toString());
         try {
             waitFor(dir.resolve("daemons.log"), "ready", daemons);
             StringBuilder candidates = new StringBuilder();
@@ -50,25 +55,46 @@ public final class EndToEndBenchmark {
             }
             String query = "r2 = r3 = (" + candidates + ")\nf1 127.0.0.1 -> r2 size 256M\n"
                     + "f2 r2 -> r3 size sz(f1) transfer t(f1)";
-            System.out.printf(Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
+            System.out.printf(
+                    Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
             for (int reuseMillis : new int[] {250, 0}) {
                 int port = 30_000 + ThreadLocalRandom.current().nextInt(9_000);
                 Path config = dir.resolve("server-" + reuseMillis + ".properties");
-                Files.writeString(config, String.join("\n",
-                        "bind=127.0.0.1", "port=" + port, "status.key.file=" + key, "locator.port=" + daemonPort,
-                        "status.reuse.ms=" + reuseMillis, "gather.wait.ms=20", "reservation.hold.ms=0",
-                        "limits.queries.per.second=10000000", "limits.burst=10000000", "workers=16", ""));
-                Process server = java(dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString());
+                Files.writeString(
+                        config,
+                        String.join(
+                                "\n",
+                                "bind=127.0.0.1",
+                                "port=" + port,
+                                "status.key.file=" + key,
+                                "locator.port=" + daemonPort,
+                                "status.reuse.ms=" + reuseMillis,
+                                "gather.wait.ms=20",
+                                "reservation.hold.ms=0",
+                                "limits.queries.per.second=10000000",
+                                "limits.burst=10000000",
+                                "workers=16",
+                                ""));
+                Process server = java(
+                        dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString());
                 try {
                     waitForHealth(port, server);
                     load(port, query, clients, 3); // warm-up
                     // Latency of one query at a time, and what the server sustains with every client busy.
                     for (int concurrency : new int[] {1, clients}) {
                         Result result = load(port, query, concurrency, seconds);
-                        System.out.printf(Locale.ROOT, "reuse %s, %d client%s: p50 %.2f ms, p99 %.2f ms, %,.0f queries/s "
+                        System.out.printf(
+                                Locale.ROOT,
+                                "reuse %s, %d client%s: p50 %.2f ms, p99 %.2f ms, %,.0f queries/s "
                                         + "(%,d answered, %d errors)%n",
-                                reuseMillis > 0 ? reuseMillis + " ms" : "off", concurrency, concurrency == 1 ? "" : "s",
-                                result.p50Millis, result.p99Millis, result.perSecond, result.answered, result.errors);
+                                reuseMillis > 0 ? reuseMillis + " ms" : "off",
+                                concurrency,
+                                concurrency == 1 ? "" : "s",
+                                result.p50Millis,
+                                result.p99Millis,
+                                result.perSecond,
+                                result.answered,
+                                result.errors);
                     }
                 } finally {
                     server.destroy();
@@ -85,8 +111,10 @@ public final class EndToEndBenchmark {
 
     private static Result load(int port, String query, int clients, int seconds) throws Exception {
         byte[] body = query.getBytes(StandardCharsets.UTF_8);
-        byte[] request = ("POST /v1/query?evaluator=heuristic HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: " + body.length + "\r\n\r\n" + query).getBytes(StandardCharsets.UTF_8);
+        byte[] request =
+                ("POST /v1/query?evaluator=heuristic HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                                + "Content-Length: " + body.length + "\r\n\r\n" + query)
+                        .getBytes(StandardCharsets.UTF_8);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<long[]> latencies = new ArrayList<>();
         AtomicLong errors = new AtomicLong();
@@ -123,8 +151,12 @@ public final class EndToEndBenchmark {
         done.await();
         double elapsed = (System.nanoTime() - start) / 1e9;
         long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-        return new Result(all[all.length / 2] / 1e6, all[(int) (all.length * 0.99)] / 1e6, all.length / elapsed,
-                all.length, errors.get());
+        return new Result(
+                all[all.length / 2] / 1e6,
+                all[(int) (all.length * 0.99)] / 1e6,
+                all.length / elapsed,
+                all.length,
+                errors.get());
     }
 
     /** Reads one HTTP response (headers and Content-Length body); returns its status. */
@@ -158,10 +190,18 @@ public final class EndToEndBenchmark {
 
     private static Process java(Path log, String heap, String mainClass, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap, "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"), mainClass));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
     }
 
     private static void waitFor(Path log, String marker, Process process) throws Exception {
@@ -180,7 +220,8 @@ public final class EndToEndBenchmark {
     private static void waitForHealth(int port, Process server) throws Exception {
         for (int i = 0; i < 600; i++) {
             try (Socket socket = new Socket("127.0.0.1", port)) {
-                socket.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream()
+                        .write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 if (readResponse(new BufferedInputStream(socket.getInputStream())) == 200) {
                     return;
                 }

@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-Xms512m"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx512m", "-Xms512m"})
 public class HeuristicScalingBenchmark {
     @Param({"100", "200", "300", "500", "1000", "2000"})
     public int n;
@@ -57,7 +59,8 @@ public class HeuristicScalingBenchmark {
             names.add("X" + i);
         }
         QueryBuilder builder = new QueryBuilder().variables(names, hosts);
-        builder.flow("f1", QueryBuilder.host("172.16.0.1"), QueryBuilder.variable("X1")).size(QueryBuilder.bytes(100L << 20));
+        builder.flow("f1", QueryBuilder.host("172.16.0.1"), QueryBuilder.variable("X1"))
+                .size(QueryBuilder.bytes(100L << 20));
         for (int i = 2; i <= d; i++) {
             builder.flow("f" + i, QueryBuilder.variable("X" + (i - 1)), QueryBuilder.variable("X" + i))
                     .size(QueryBuilder.sizeOf("f1"))
@@ -68,8 +71,17 @@ public class HeuristicScalingBenchmark {
         Map<String, HostLoad> loads = new HashMap<>();
         double capacity = 1.25e9;
         for (String host : hosts) {
-            loads.put(host, new HostLoad(capacity, random.nextDouble() * 0.9 * capacity, capacity,
-                    random.nextDouble() * 0.9 * capacity, 5e8, 0, 5e8, 0));
+            loads.put(
+                    host,
+                    new HostLoad(
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity,
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity,
+                            5e8,
+                            0,
+                            5e8,
+                            0));
         }
         loads.put("172.16.0.1", new HostLoad(capacity, 0, capacity, 0, 5e8, 0, 5e8, 0));
         state = new ClusterState(loads);

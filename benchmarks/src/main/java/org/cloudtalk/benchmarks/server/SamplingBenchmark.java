@@ -63,8 +63,13 @@ public final class SamplingBenchmark {
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "Figure 4: N = %,d servers, %.0f%% idle, %,d trials: servers to sample (n) so that "
-                + "the best d are idle%n", SERVERS, IDLE * 100, trials);
+        System.out.printf(
+                Locale.ROOT,
+                "Figure 4: N = %,d servers, %.0f%% idle, %,d trials: servers to sample (n) so that "
+                        + "the best d are idle%n",
+                SERVERS,
+                IDLE * 100,
+                trials);
         System.out.println("   d   n@90%   n@99%  n@99.9%   n/d@99%");
         for (int d = 1; d <= MAX_D; d++) {
             int[] sorted = position[d - 1].clone();
@@ -74,8 +79,14 @@ public final class SamplingBenchmark {
                 needed[c] = sorted[(int) Math.ceil(CONFIDENCE[c] * trials) - 1];
             }
             if (d <= 5 || d % 5 == 0) {
-                System.out.printf(Locale.ROOT, "  %2d  %6d  %6d  %7d   %6.1f%n",
-                        d, needed[0], needed[1], needed[2], needed[1] / (double) d);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  %2d  %6d  %6d  %7d   %6.1f%n",
+                        d,
+                        needed[0],
+                        needed[1],
+                        needed[2],
+                        needed[1] / (double) d);
             }
         }
     }
@@ -100,22 +111,31 @@ public final class SamplingBenchmark {
             addresses.forEach(address -> known.put(address, loads.get(address)));
             return new StatusSource.Gathered(new ClusterState(known), addresses.size(), addresses.size(), 0);
         };
-        QueryService service = new QueryService(status, status, Duration.ofMillis(10),
-                new TenantLimits(1 << 20, 100, 10, 10_000, 1, 1e9, 1_000_000_000), new Sampling(100, 19),
+        QueryService service = new QueryService(
+                status,
+                status,
+                Duration.ofMillis(10),
+                new TenantLimits(1 << 20, 100, 10, 10_000, 1, 1e9, 1_000_000_000),
+                new Sampling(100, 19),
                 new Reservations(Duration.ZERO));
         String query = "r2 = r3 = (" + String.join(" ", hosts) + ")\n"
                 + "f1 10.9.9.9 -> r2 size 256M\nf2 r2 -> r3 size sz(f1) transfer t(f1)";
-        QueryService.Options options =
-                new QueryService.Options("bench", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5), false);
+        QueryService.Options options = new QueryService.Options(
+                "bench", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5), false);
         int poor = 0;
         for (int i = 0; i < queries; i++) {
-            Map<String, String> binding = service.answer(query, options).binding().values();
+            Map<String, String> binding =
+                    service.answer(query, options).binding().values();
             if (!idleHosts.contains(binding.get("r2")) || !idleHosts.contains(binding.get("r3"))) {
                 poor++;
             }
         }
-        System.out.printf(Locale.ROOT, "%nEC2 check: 2 replicas from 300 hosts (90 idle), 19 sampled per query: "
-                + "%d of %,d answers chose a saturated host (%.2f%%; the paper predicts < 1%%)%n",
-                poor, queries, 100.0 * poor / queries);
+        System.out.printf(
+                Locale.ROOT,
+                "%nEC2 check: 2 replicas from 300 hosts (90 idle), 19 sampled per query: "
+                        + "%d of %,d answers chose a saturated host (%.2f%%; the paper predicts < 1%%)%n",
+                poor,
+                queries,
+                100.0 * poor / queries);
     }
 }

@@ -2,9 +2,11 @@ package org.cloudtalk.server.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,6 +14,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,7 +24,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryRejectedException;
 import org.cloudtalk.server.query.QueryService;
 import org.slf4j.Logger;
@@ -38,14 +43,25 @@ import org.slf4j.LoggerFactory;
 public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
     private static final long MAX_TIMEOUT_MILLIS = 60_000;
+    /** Queries of this connection being answered on a worker. */
+    private static final AttributeKey<AtomicInteger> IN_FLIGHT = AttributeKey.valueOf("cloudtalk.inFlight");
+    /** The client half-closed: close once nothing is in flight. */
+    private static final AttributeKey<Boolean> INPUT_CLOSED = AttributeKey.valueOf("cloudtalk.inputClosed");
 
     private final QueryService service;
+    private final Admission admission;
     private final Executor workers;
     private final ServerMetrics metrics;
     private final Duration defaultTimeout;
 
-    public ApiHandler(QueryService service, Executor workers, ServerMetrics metrics, Duration defaultTimeout) {
+    public ApiHandler(
+            QueryService service,
+            Admission admission,
+            Executor workers,
+            ServerMetrics metrics,
+            Duration defaultTimeout) {
         this.service = requireNonNull(service, "service is null");
+        this.admission = requireNonNull(admission, "admission is null");
         this.workers = requireNonNull(workers, "workers is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
@@ -99,11 +115,40 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             respond(ctx, request, Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_PARAMETER", e.getMessage()));
             return;
         }
+        Admission.Ticket ticket;
+        try {
+            ticket = admission.admit(options.tenant());
+        } catch (QueryRejectedException e) {
+            // Refused here, on the I/O thread: a flooding tenant never occupies the queue or a worker.
+            metrics.query("rate_limited", System.nanoTime() - start);
+            respond(
+                    ctx,
+                    request,
+                    Responses.error(
+                            HttpResponseStatus.TOO_MANY_REQUESTS, e.reason().name(), e.getMessage()));
+            return;
+        }
         String text = request.content().toString(StandardCharsets.UTF_8);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
+        AtomicInteger inFlight = inFlight(ctx);
+        inFlight.incrementAndGet();
         try {
-            workers.execute(() -> ctx.writeAndFlush(withConnection(answer(text, options, start), keepAlive)));
+            workers.execute(() -> {
+                try (ticket) {
+                    ctx.writeAndFlush(withConnection(answer(text, options, start), keepAlive))
+                            .addListener((ChannelFutureListener) written -> {
+                                if (inFlight.decrementAndGet() == 0
+                                        && Boolean.TRUE.equals(written.channel()
+                                                .attr(INPUT_CLOSED)
+                                                .get())) {
+                                    written.channel().close();
+                                }
+                            });
+                }
+            });
         } catch (RejectedExecutionException e) {
+            inFlight.decrementAndGet();
+            ticket.close();
             metrics.query("overloaded", System.nanoTime() - start);
             respond(
                     ctx,
@@ -235,6 +280,29 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     private static FullHttpResponse withConnection(FullHttpResponse response, boolean keepAlive) {
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
+    }
+
+    private static AtomicInteger inFlight(ChannelHandlerContext ctx) {
+        AtomicInteger count = ctx.channel().attr(IN_FLIGHT).get();
+        if (count == null) {
+            count = new AtomicInteger();
+            ctx.channel().attr(IN_FLIGHT).set(count); // set on the event loop: no race with another request
+        }
+        return count;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof ChannelInputShutdownReadComplete) {
+            // Everything the client sent has been read and dispatched: answer what is in flight, then close.
+            ctx.channel().attr(INPUT_CLOSED).set(Boolean.TRUE);
+            AtomicInteger count = ctx.channel().attr(IN_FLIGHT).get();
+            if (count == null || count.get() == 0) {
+                ctx.close();
+            }
+            return;
+        }
+        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -31,6 +31,8 @@ public final class HttpApiServer implements AutoCloseable {
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    // A client may send its request and half-close; it still gets its answer (ApiHandler closes after).
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childHandler(initializer)
                     .bind(bind)
                     .sync()

@@ -32,7 +32,7 @@ import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
 
 /**
- * Answers one query: parse and validate, check the tenant's limits, sample the candidates if there are many, gather
+ * Answers one query (admitted already, see {@link Admission}): parse and validate, check the tenant's limits, sample the candidates if there are many, gather
  * the hosts' status, count pseudo-reserved hosts as in use, evaluate, and reserve what was recommended. If another
  * query reserved one of the chosen hosts meanwhile, evaluation runs again with that reservation counted (§5.5).
  *
@@ -80,7 +80,6 @@ public final class QueryService {
     private final StatusSource staticStatus;
     private final Duration gatherWait;
     private final TenantLimits limits;
-    private final TenantRateLimiter rateLimiter;
     private final Sampling sampling;
     private final Reservations reservations;
     private final QueryParser parser;
@@ -97,7 +96,6 @@ public final class QueryService {
         this.staticStatus = requireNonNull(staticStatus, "staticStatus is null");
         this.gatherWait = requireNonNull(gatherWait, "gatherWait is null");
         this.limits = requireNonNull(limits, "limits is null");
-        this.rateLimiter = new TenantRateLimiter(limits.queriesPerSecond(), limits.burst());
         this.sampling = requireNonNull(sampling, "sampling is null");
         this.reservations = requireNonNull(reservations, "reservations is null");
         this.parser = new QueryParser(new ParserLimits(
@@ -122,11 +120,6 @@ public final class QueryService {
             throw new QueryRejectedException(
                     QueryRejectedException.Reason.TOO_LARGE,
                     "query is " + text.length() + " characters; the limit is " + limits.maxQueryChars());
-        }
-        if (!rateLimiter.tryAcquire(options.tenant())) {
-            throw new QueryRejectedException(
-                    QueryRejectedException.Reason.RATE_LIMITED,
-                    "tenant " + options.tenant() + " is over its rate of " + limits.queriesPerSecond() + " queries/s");
         }
         Query parsed = parser.parse(text);
         checkLimits(parsed, options);

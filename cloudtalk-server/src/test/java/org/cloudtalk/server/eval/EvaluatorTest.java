@@ -58,9 +58,12 @@ class EvaluatorTest {
 
     @Test
     void variablesOfOneDeclarationShareOneCandidateList() {
-        QueryModel query = model("A = B = (10.0.0.1 10.0.0.2)\nC = (10.0.0.1 10.0.0.2)\nf1 A -> B size 1\nf2 B -> C size 1");
-        assertThat(query.variable("A").candidates()).isSameAs(query.variable("B").candidates());
-        assertThat(query.variable("C").candidates()).isNotSameAs(query.variable("A").candidates());
+        QueryModel query =
+                model("A = B = (10.0.0.1 10.0.0.2)\nC = (10.0.0.1 10.0.0.2)\nf1 A -> B size 1\nf2 B -> C size 1");
+        assertThat(query.variable("A").candidates())
+                .isSameAs(query.variable("B").candidates());
+        assertThat(query.variable("C").candidates())
+                .isNotSameAs(query.variable("A").candidates());
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
 import org.cloudtalk.server.query.Sampling;
@@ -55,7 +56,8 @@ class HttpApiTest {
                 reservations);
         workers = Executors.newFixedThreadPool(4);
         metrics = new ServerMetrics(reservations::size);
-        ApiHandler handler = new ApiHandler(service, workers, metrics, Duration.ofSeconds(2));
+        ApiHandler handler = new ApiHandler(
+                service, new Admission(TenantLimits.DEFAULT, 4), workers, metrics, Duration.ofSeconds(2));
         server = HttpApiServer.start(
                 new java.net.InetSocketAddress("127.0.0.1", 0), new ApiChannelInitializer(handler, 4096), 1);
         base = "http://127.0.0.1:" + server.localAddress().getPort();

@@ -157,8 +157,10 @@ public final class HeuristicEvaluator implements Evaluator {
         Set<String> outgoing = query.outgoing(variable.name());
         Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
         // Line 27: a candidate that is the variable's only peer on one side makes that flow local.
-        int onlySender = incoming.size() == 1 ? pool.positionOf(incoming.iterator().next()) : -1;
-        int onlyReceiver = outgoing.size() == 1 ? pool.positionOf(outgoing.iterator().next()) : -1;
+        int onlySender =
+                incoming.size() == 1 ? pool.positionOf(incoming.iterator().next()) : -1;
+        int onlyReceiver =
+                outgoing.size() == 1 ? pool.positionOf(outgoing.iterator().next()) : -1;
         boolean receives = !network(incoming).isEmpty();
         boolean sends = !network(outgoing).isEmpty();
         boolean readsDisk = incoming.contains(QueryModel.DISK);
@@ -181,10 +183,8 @@ public final class HeuristicEvaluator implements Evaluator {
                 double netRx = local || !receives ? MAX : load.rxCapacity() - load.rxUse() * inverseWeight;
                 double netTx = local || !sends ? MAX : load.txCapacity() - load.txUse() * inverseWeight;
                 // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
-                double diskRead =
-                        readsDisk ? load.diskReadCapacity() - load.diskReadUse() * inverseWeight : MAX;
-                double diskWrite =
-                        writesDisk ? load.diskWriteCapacity() - load.diskWriteUse() * inverseWeight : MAX;
+                double diskRead = readsDisk ? load.diskReadCapacity() - load.diskReadUse() * inverseWeight : MAX;
+                double diskWrite = writesDisk ? load.diskWriteCapacity() - load.diskWriteUse() * inverseWeight : MAX;
                 score = Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
             }
             if (scores != null) {
