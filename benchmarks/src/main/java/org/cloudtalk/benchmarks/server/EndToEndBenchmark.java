@@ -110,11 +110,7 @@ public final class EndToEndBenchmark {
     private record Result(double p50Millis, double p99Millis, double perSecond, long answered, long errors) {}
 
     private static Result load(int port, String query, int clients, int seconds) throws Exception {
-        byte[] body = query.getBytes(StandardCharsets.UTF_8);
-        byte[] request =
-                ("POST /v1/query?evaluator=heuristic HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
-                                + "Content-Length: " + body.length + "\r\n\r\n" + query)
-                        .getBytes(StandardCharsets.UTF_8);
+        byte[] request = RawHttp.post("/v1/query?evaluator=heuristic", query);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<long[]> latencies = new ArrayList<>();
         AtomicLong errors = new AtomicLong();
@@ -134,7 +130,7 @@ public final class EndToEndBenchmark {
                         long t0 = System.nanoTime();
                         out.write(request);
                         out.flush();
-                        if (readResponse(in) != 200) {
+                        if (RawHttp.readResponse(in) != 200) {
                             errors.incrementAndGet();
                         }
                         samples[count++] = System.nanoTime() - t0;
@@ -157,35 +153,6 @@ public final class EndToEndBenchmark {
                 all.length / elapsed,
                 all.length,
                 errors.get());
-    }
-
-    /** Reads one HTTP response (headers and Content-Length body); returns its status. */
-    private static int readResponse(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int status = -1;
-        int length = 0;
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("connection closed");
-            }
-            if (c != '\n') {
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-                continue;
-            }
-            String header = line.toString();
-            line.setLength(0);
-            if (status < 0) {
-                status = Integer.parseInt(header.split(" ")[1]);
-            } else if (header.isEmpty()) {
-                in.readNBytes(length);
-                return status;
-            } else if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
-                length = Integer.parseInt(header.substring(15).trim());
-            }
-        }
     }
 
     private static Process java(Path log, String heap, String mainClass, String... args) throws IOException {
@@ -222,7 +189,7 @@ public final class EndToEndBenchmark {
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 socket.getOutputStream()
                         .write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                if (readResponse(new BufferedInputStream(socket.getInputStream())) == 200) {
+                if (RawHttp.readResponse(new BufferedInputStream(socket.getInputStream())) == 200) {
                     return;
                 }
             } catch (IOException e) {

@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,7 +135,7 @@ public final class FloodBenchmark {
                 long start = System.nanoTime();
                 out.write(request);
                 out.flush();
-                if (status(in) != 200) {
+                if (RawHttp.readResponse(in) != 200) {
                     throw new IllegalStateException("the victim was refused");
                 }
                 latencies.add(System.nanoTime() - start);
@@ -157,7 +156,7 @@ public final class FloodBenchmark {
                 out.write(request);
                 out.flush();
                 sent.incrementAndGet();
-                if (status(in) == 429) {
+                if (RawHttp.readResponse(in) == 429) {
                     refused.incrementAndGet();
                 }
             }
@@ -167,38 +166,6 @@ public final class FloodBenchmark {
     }
 
     private static byte[] request() {
-        byte[] body = QUERY.getBytes(StandardCharsets.UTF_8);
-        return ("POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length + "\r\n\r\n" + QUERY)
-                .getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Reads one response; returns its status. */
-    private static int status(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int status = -1;
-        int length = 0;
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("closed");
-            }
-            if (c == '\r') {
-                continue;
-            }
-            if (c != '\n') {
-                line.append((char) c);
-                continue;
-            }
-            String header = line.toString();
-            line.setLength(0);
-            if (status < 0) {
-                status = Integer.parseInt(header.substring(9, 12));
-            } else if (header.isEmpty()) {
-                in.readNBytes(length);
-                return status;
-            } else if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
-                length = Integer.parseInt(header.substring(15).trim());
-            }
-        }
+        return RawHttp.post("/v1/query", QUERY);
     }
 }
