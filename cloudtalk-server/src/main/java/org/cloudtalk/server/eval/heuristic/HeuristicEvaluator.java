@@ -1,6 +1,7 @@
 package org.cloudtalk.server.eval.heuristic;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -19,7 +20,7 @@ import org.cloudtalk.server.state.HostLoad;
 
 /**
  * The paper's heuristic (Listing 1): bind first the variables that talk to exactly one endpoint which is one of their
- * own candidates (binding them to it makes that flow local), then the rest in declaration order; each variable takes
+ * own candidates (binding them to it makes that flow local), then the rest, most constrained first; each variable takes
  * the candidate whose least available resource — network receive, network transmit, disk read, disk write, each only
  * if the variable uses it — is largest, where availability is {@code capacity - use / W}.
  *
@@ -80,10 +81,29 @@ public final class HeuristicEvaluator implements Evaluator {
                 rest.add(variable);
             }
         }
+        // Listing 1 leaves the order of the remaining variables open ("for v in vars" over a set). The most
+        // constrained go first — those whose score involves more kinds of resource — so that a variable that only
+        // sends cannot take the one host a variable that must both receive and send needed. Ties keep declaration
+        // order.
+        Map<String, Integer> kinds = new HashMap<>();
+        rest.forEach(variable -> kinds.put(variable.name(), resourceKinds(query, variable)));
+        rest.sort(Comparator.comparingInt((QueryModel.Variable variable) -> -kinds.get(variable.name())));
         for (QueryModel.Variable variable : rest) {
             assign(query, variable, state, pools, bound, used, scores);
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());
+    }
+
+    /** How many of network receive, network transmit, disk read and disk write the variable's score depends on. */
+    private static int resourceKinds(QueryModel query, QueryModel.Variable variable) {
+        Set<String> incoming = query.incoming(variable.name());
+        Set<String> outgoing = query.outgoing(variable.name());
+        int kinds = 0;
+        kinds += network(incoming).isEmpty() ? 0 : 1;
+        kinds += network(outgoing).isEmpty() ? 0 : 1;
+        kinds += incoming.contains(QueryModel.DISK) ? 1 : 0;
+        kinds += outgoing.contains(QueryModel.DISK) ? 1 : 0;
+        return kinds;
     }
 
     /** Lines 8-9: the variable's only network peer on one side is one of its own candidates. */
