@@ -164,6 +164,9 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         try {
             QueryService.Answer answer = service.answer(text, options);
             metrics.status(answer.statusAsked(), answer.statusAnswered(), answer.statusReused(), answer.sampled());
+            if (answer.reservationFallback()) {
+                metrics.reservationFallback();
+            }
             metrics.query("ok", System.nanoTime() - start);
             return Responses.json(HttpResponseStatus.OK, body(answer));
         } catch (QueryException e) {

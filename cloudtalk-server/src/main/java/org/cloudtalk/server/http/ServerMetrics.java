@@ -24,6 +24,7 @@ public final class ServerMetrics {
     private final LongAdder statusAnswered = new LongAdder();
     private final LongAdder statusReused = new LongAdder();
     private final LongAdder sampled = new LongAdder();
+    private final LongAdder fallbacks = new LongAdder();
     private final IntSupplier reservations;
 
     public ServerMetrics(IntSupplier reservations) {
@@ -41,6 +42,11 @@ public final class ServerMetrics {
         latencyBuckets.incrementAndGet(bucket);
         latencySum.add(seconds);
         latencyCount.increment();
+    }
+
+    /** An answer given without its pseudo-reservation (re-checks exhausted by racing queries). */
+    public void reservationFallback() {
+        fallbacks.increment();
     }
 
     public void status(int asked, int answered, int reused, boolean wasSampled) {
@@ -102,6 +108,11 @@ public final class ServerMetrics {
                 "cloudtalk_sampled_queries_total",
                 "Queries evaluated on a sample of their candidates.",
                 sampled.sum());
+        counter(
+                out,
+                "cloudtalk_reservation_fallbacks_total",
+                "Answers given without their reservation after racing queries exhausted the re-checks.",
+                fallbacks.sum());
         out.append(
                 "# HELP cloudtalk_reservations Hosts currently pseudo-reserved.\n# TYPE cloudtalk_reservations gauge\n");
         out.append("cloudtalk_reservations ").append(reservations.getAsInt()).append('\n');

@@ -57,7 +57,10 @@ public final class QueryService {
         }
     }
 
-    /** The answer and what it rests on. */
+    /**
+     * The answer and what it rests on; {@code reservationFallback} when racing queries kept taking the chosen hosts and
+     * the answer was given without its reservation after the last re-check.
+     */
     public record Answer(
             Binding binding,
             EvaluatorKind evaluator,
@@ -67,7 +70,8 @@ public final class QueryService {
             int statusReused,
             boolean sampled,
             long elapsedNanos,
-            Map<String, Map<String, Double>> candidateScores) {
+            Map<String, Map<String, Double>> candidateScores,
+            boolean reservationFallback) {
         public Answer {
             candidateScores = Map.copyOf(candidateScores);
         }
@@ -153,7 +157,8 @@ public final class QueryService {
             Set<String> chosen =
                     new LinkedHashSet<>(evaluation.binding().values().values());
             chosen.remove(QueryModel.DISK);
-            if (reservations.reserve(chosen, held) || attempt == RESERVATION_ATTEMPTS) {
+            boolean reserved = reservations.reserve(chosen, held);
+            if (reserved || attempt == RESERVATION_ATTEMPTS) {
                 return new Answer(
                         evaluation.binding(),
                         options.evaluator(),
@@ -163,7 +168,8 @@ public final class QueryService {
                         gathered.reused(),
                         query != parsed,
                         System.nanoTime() - start,
-                        scores);
+                        scores,
+                        !reserved);
             }
         }
     }

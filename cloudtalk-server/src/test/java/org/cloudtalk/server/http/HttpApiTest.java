@@ -141,6 +141,7 @@ class HttpApiTest {
                 .contains("cloudtalk_queries_total{outcome=\"ok\"}")
                 .contains("cloudtalk_query_latency_seconds_bucket{le=\"+Inf\"}")
                 .contains("cloudtalk_status_replies_total")
+                .contains("cloudtalk_reservation_fallbacks_total 0")
                 .contains("cloudtalk_reservations 0");
         HttpResponse<String> health = client.send(
                 HttpRequest.newBuilder(URI.create(base + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());

@@ -74,7 +74,6 @@ class UdpStatusSourceTest {
 
     @Test
     void reusesRecentRepliesWithinTheAgeLimitOnly() throws Exception {
-        long before = daemons.get(0).counters().replies();
         try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ofSeconds(30))) {
             assertThat(source.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).answered())
                     .isEqualTo(1);
@@ -82,13 +81,16 @@ class UdpStatusSourceTest {
             assertThat(second.reused()).isEqualTo(1);
             assertThat(second.asked()).isZero();
             assertThat(second.state().load("127.0.0.1").rxCapacity()).isEqualTo(100e6 / 8);
+            // Counted where the reply arrived: the daemon counts its own replies only after handing them to Netty.
+            assertThat(source.replies()).isEqualTo(1);
         }
-        assertThat(daemons.get(0).counters().replies() - before).isEqualTo(1);
         try (UdpStatusSource fresh = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ZERO)) {
-            fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
-            fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
+            assertThat(fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).answered())
+                    .isEqualTo(1);
+            assertThat(fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).reused())
+                    .isZero();
+            assertThat(fresh.replies()).isEqualTo(2);
         }
-        assertThat(daemons.get(0).counters().replies() - before).isEqualTo(3);
     }
 
     @Test
