@@ -1,0 +1,34 @@
+package org.cloudtalk.itchy;
+
+/** Configuration keys (Hadoop {@code Configuration}) that select and tune Itchy. */
+public final class ItchyConf {
+    /** auto | qmc | mo | merge | off (default auto). */
+    public static final String MODE = "itchy.mode";
+    /** A {@link MergeFunction} class; makes the job a Merge-class job. {@code ItchyJob.setMerge} sets it. */
+    public static final String MERGE_CLASS = "itchy.merge.class";
+    /** Algorithm 2's threshold on avgValSize / avgRuntime, bytes per millisecond (default 1000). */
+    public static final String QMC_THRESHOLD = "itchy.qmc.threshold";
+    /** HBase table for all incremental data of a deployment (default itchy). */
+    public static final String TABLE = "itchy.hbase.table";
+    /** How many input records the decision model samples (default 10000). */
+    public static final String SAMPLE_RECORDS = "itchy.sample.records";
+
+    // Set by ItchyJob for its tasks.
+    static final String USER_MAPPER = "itchy.user.mapper";
+    static final String USER_REDUCER = "itchy.user.reducer";
+    static final String USER_COMBINER = "itchy.user.combiner";
+    static final String USER_MAP_KEY = "itchy.user.map.key";
+    static final String USER_MAP_VALUE = "itchy.user.map.value";
+    static final String TASK_MODE = "itchy.task.mode";
+    static final String SIGNATURE = "itchy.task.signature";
+    static final String INCREMENT = "itchy.task.increment";
+    static final String COMMITTED = "itchy.task.committed";
+    static final String DATASETS = "itchy.task.datasets";
+    static final String OUTPUT_DATASET = "itchy.task.output.dataset";
+    static final String OUTPUT_DIRS = "itchy.task.output.dirs";
+    static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
+    static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
+    static final String NEW_DATASETS = "itchy.task.new.datasets";
+
+    private ItchyConf() {}
+}

@@ -1,0 +1,14 @@
+package org.cloudtalk.itchy;
+
+/** Job counters Itchy adds; the decision model's inputs and what an incremental run touched. */
+public enum ItchyCounters {
+    MAP_INPUT_RECORDS,
+    MAP_OUTPUT_RECORDS,
+    MAP_OUTPUT_VALUE_BYTES,
+    RECORDS_WITH_MULTIPLE_KEYS,
+    POST_FILTERED,
+    BASE_RECORDS_REREAD,
+    STORED_VALUES_READ,
+    BASE_OUTPUT_RECORDS_MERGED,
+    HBASE_ROWS_WRITTEN
+}

@@ -1,0 +1,558 @@
+package org.cloudtalk.itchy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileChecksum;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An ordinary MapReduce job — unchanged Mapper, Reducer, optional Combiner, text input — made incremental. Run the
+ * first job over the base input; later, run increments over appended files and get a differential output (the keys
+ * whose value changed, with their new value) by processing only what the appended records touch.
+ *
+ * <pre>{@code
+ * ItchyJob job = ItchyJob.create(conf, "word-count")
+ *         .mapper(TokenMapper.class).reducer(SumReducer.class).combiner(SumReducer.class)
+ *         .mapOutput(Text.class, IntWritable.class).output(Text.class, IntWritable.class)
+ *         .merge(SumMerge.class);
+ * job.runFirst(List.of(base), baseOutput);
+ * job.runIncrement(List.of(appended), differentialOutput);
+ * }</pre>
+ *
+ * The technique comes from {@code itchy.mode} (default auto: the decision model). The job's identity — the classes and
+ * the configuration keys listed in {@code itchy.signature.keys} — is its signature; an increment of a changed job is
+ * refused, as is one after base input was modified rather than appended to.
+ */
+public final class ItchyJob {
+    private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
+    private static final int LOOKUP_BATCH = 1000;
+
+    private final Configuration conf;
+    private final String name;
+    private Class<? extends Mapper> mapper;
+    private Class<? extends Reducer> reducer;
+    private Class<? extends Reducer> combiner;
+    private Class<? extends MergeFunction> merge;
+    private Class<?> mapKey;
+    private Class<?> mapValue;
+    private Class<?> outputKey;
+    private Class<?> outputValue;
+    private int reducers = 1;
+
+    /** What a run did: the technique, why, and its counters. */
+    public record RunReport(ItchyMode mode, String decision, Counters counters, Path output) {
+        public long counter(Enum<?> counter) {
+            return counters.findCounter(counter).getValue();
+        }
+    }
+
+    private ItchyJob(Configuration conf, String name) {
+        this.conf = new Configuration(requireNonNull(conf, "conf is null"));
+        this.name = requireNonNull(name, "name is null");
+    }
+
+    public static ItchyJob create(Configuration conf, String name) {
+        return new ItchyJob(conf, name);
+    }
+
+    public ItchyJob mapper(Class<? extends Mapper> mapper) {
+        this.mapper = mapper;
+        return this;
+    }
+
+    public ItchyJob reducer(Class<? extends Reducer> reducer) {
+        this.reducer = reducer;
+        return this;
+    }
+
+    public ItchyJob combiner(Class<? extends Reducer> combiner) {
+        this.combiner = combiner;
+        return this;
+    }
+
+    /** Makes the job a Merge-class job (§5.4.3); also settable as {@code itchy.merge.class}. */
+    public ItchyJob setMerge(Class<? extends MergeFunction> merge) {
+        this.merge = merge;
+        return this;
+    }
+
+    public ItchyJob mapOutput(Class<?> key, Class<?> value) {
+        this.mapKey = key;
+        this.mapValue = value;
+        return this;
+    }
+
+    public ItchyJob output(Class<?> key, Class<?> value) {
+        this.outputKey = key;
+        this.outputValue = value;
+        return this;
+    }
+
+    public ItchyJob reducers(int reducers) {
+        this.reducers = reducers;
+        return this;
+    }
+
+    public Configuration configuration() {
+        return conf;
+    }
+
+    /** Runs the job over the base input, persisting the incremental data of the chosen technique. */
+    public RunReport runFirst(List<Path> inputs, Path output) throws IOException, InterruptedException {
+        checkDefined();
+        Class<? extends MergeFunction> mergeClass = mergeClass();
+        ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
+        List<Path> files = expand(inputs);
+        if (files.isEmpty()) {
+            throw new ItchyException("no input files under " + inputs);
+        }
+        String decision;
+        ItchyMode mode;
+        if (requested == ItchyMode.AUTO) {
+            DecisionModel.Sample sample =
+                    MapSampler.sample(conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
+            double threshold = conf.getDouble(ItchyConf.QMC_THRESHOLD, DecisionModel.DEFAULT_THRESHOLD);
+            mode = DecisionModel.decide(sample, mergeClass != null, threshold);
+            decision = "decision model: " + sample + ", merge function " + (mergeClass != null ? "given" : "none")
+                    + ", threshold " + threshold + " B/ms -> " + mode;
+        } else {
+            mode = requested;
+            decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        if (mode == ItchyMode.MERGE && mergeClass == null) {
+            throw new ItchyException(
+                    "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
+        }
+        log.info("itchy {}: first job with {} ({})", name, mode, decision);
+        if (mode == ItchyMode.OFF) {
+            Job job = plainJob(files, output);
+            run(job, "first job");
+            return new RunReport(mode, decision, job.getCounters(), output);
+        }
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            IncrementalStore.ensureTable(connection, conf);
+            if (IncrementalStore.record(connection, conf, name).isPresent()) {
+                throw new ItchyException(
+                        "job " + name + " already ran its first job; run an increment, or use a new name");
+            }
+            List<JobRecord.Dataset> datasets = new ArrayList<>();
+            for (Path file : files) {
+                datasets.add(describe(file, datasets.size() + 1, 0));
+            }
+            Job job = itchyJob(mode, 0, -1, datasets, Set.of(), List.of(output.toString()), "first job", output);
+            FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
+            job.setInputFormatClass(TextInputFormat.class);
+            run(job, "first job");
+            boolean multiEmit = job.getCounters()
+                            .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
+                            .getValue()
+                    > 0;
+            IncrementalStore.saveRecord(
+                    connection,
+                    conf,
+                    new JobRecord(
+                            name, signatureHex(), mode, 0, multiEmit, decision, datasets, List.of(qualified(output))));
+            return new RunReport(mode, decision, job.getCounters(), output);
+        }
+    }
+
+    /**
+     * Processes appended files and writes the differential output; the incremental data is updated so the next
+     * increment builds on this one. Nothing becomes visible unless the whole increment succeeds.
+     */
+    public RunReport runIncrement(List<Path> appended, Path differentialOutput)
+            throws IOException, InterruptedException {
+        checkDefined();
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            JobRecord record = IncrementalStore.record(connection, conf, name)
+                    .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "
+                            + IncrementalStore.table(conf) + ": run runFirst over the base input first"));
+            if (!record.signature().equals(signatureHex())) {
+                throw new ItchyException(
+                        "job " + name + " changed since its first job (signature " + record.signature()
+                                + ", now " + signatureHex()
+                                + "): mapper, reducer, combiner, merge function, key/value classes "
+                                + "or itchy.signature.keys differ, so its incremental data does not apply; run a new first job");
+            }
+            checkUnchanged(record);
+            Set<String> known =
+                    record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
+            List<Path> files = expand(appended);
+            if (files.isEmpty()) {
+                throw new ItchyException("no appended files under " + appended);
+            }
+            int increment = record.committed() + 1;
+            List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
+            Set<Integer> newIds = new HashSet<>();
+            for (Path file : files) {
+                String path = qualified(file);
+                if (known.contains(path)) {
+                    throw new ItchyException(
+                            path + " was already processed by job " + name + "; append new records as new files");
+                }
+                JobRecord.Dataset dataset = describe(file, record.nextDatasetId() + newIds.size(), increment);
+                datasets.add(dataset);
+                newIds.add(dataset.id());
+            }
+            clearFailedAttempt(differentialOutput);
+            List<String> outputs = new ArrayList<>(record.outputs());
+            outputs.add(qualified(differentialOutput));
+            Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
+            FileSystem fs = scratch.getFileSystem(conf);
+            try {
+                Job job = itchyJob(
+                        record.mode(),
+                        increment,
+                        record.committed(),
+                        datasets,
+                        newIds,
+                        outputs,
+                        "increment " + increment,
+                        differentialOutput);
+                if (record.mode() == ItchyMode.QMC) {
+                    prepareQmc(connection, record, job, files, newIds, datasets, scratch);
+                } else {
+                    FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
+                    job.setInputFormatClass(TextInputFormat.class);
+                }
+                run(job, "increment " + increment);
+                IncrementalStore.saveRecord(
+                        connection,
+                        conf,
+                        new JobRecord(
+                                name,
+                                record.signature(),
+                                record.mode(),
+                                increment,
+                                record.multiEmit(),
+                                record.decision(),
+                                datasets,
+                                outputs));
+                log.info("itchy {}: increment {} committed ({} files)", name, increment, files.size());
+                return new RunReport(record.mode(), record.decision(), job.getCounters(), differentialOutput);
+            } finally {
+                fs.delete(scratch, true);
+            }
+        }
+    }
+
+    /**
+     * QMC, first pass: map the appended records to find their intermediate keys; look up those keys' offsets in HBase
+     * in batches (each key once); write the relevant offsets per base dataset, sorted, for {@link IncrementInputFormat}.
+     */
+    private void prepareQmc(
+            Connection connection,
+            JobRecord record,
+            Job job,
+            List<Path> files,
+            Set<Integer> newIds,
+            List<JobRecord.Dataset> datasets,
+            Path scratch)
+            throws IOException, InterruptedException {
+        Path keysDir = new Path(scratch, "keys");
+        Job keysJob = itchyJob(
+                ItchyMode.QMC,
+                record.committed() + 1,
+                record.committed(),
+                datasets,
+                newIds,
+                record.outputs(),
+                "increment keys",
+                keysDir);
+        keysJob.setReducerClass(DistinctKeysReducer.class);
+        keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
+        keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
+        keysJob.setOutputKeyClass(BytesWritable.class);
+        keysJob.setOutputValueClass(NullWritable.class);
+        FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
+        run(keysJob, "increment key pass");
+
+        Map<Integer, TreeSet<Long>> offsets = new HashMap<>();
+        byte[] signature = HexFormat.of().parseHex(record.signature());
+        try (Table table = connection.getTable(IncrementalStore.table(conf))) {
+            List<Get> batch = new ArrayList<>(LOOKUP_BATCH);
+            IOException[] failure = {null};
+            KeyFiles.forEach(conf, keysDir, key -> {
+                batch.add(new Get(IncrementalStore.row(signature, key.copyBytes())).addFamily(IncrementalStore.QMC));
+                if (batch.size() == LOOKUP_BATCH && failure[0] == null) {
+                    try {
+                        collectOffsets(table.get(batch), record.committed(), offsets);
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                    batch.clear();
+                }
+            });
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+            collectOffsets(table.get(batch), record.committed(), offsets);
+        }
+        Path offsetsDir = new Path(scratch, "offsets");
+        List<Path> inputs = new ArrayList<>(files);
+        long relevant = 0;
+        for (Map.Entry<Integer, TreeSet<Long>> entry : offsets.entrySet()) {
+            try (SequenceFile.Writer writer = SequenceFile.createWriter(
+                    conf,
+                    SequenceFile.Writer.file(new Path(offsetsDir, Integer.toString(entry.getKey()))),
+                    SequenceFile.Writer.keyClass(LongWritable.class),
+                    SequenceFile.Writer.valueClass(NullWritable.class))) {
+                LongWritable offset = new LongWritable();
+                for (long value : entry.getValue()) {
+                    offset.set(value);
+                    writer.append(offset, NullWritable.get());
+                }
+            }
+            relevant += entry.getValue().size();
+            datasets.stream()
+                    .filter(d -> d.id() == entry.getKey())
+                    .findFirst()
+                    .ifPresent(d -> inputs.add(new Path(d.path())));
+        }
+        log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
+        job.getConfiguration().set(ItchyConf.RELEVANT_OFFSETS, offsetsDir.toString());
+        if (record.multiEmit()) {
+            job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
+        }
+        FileInputFormat.setInputPaths(job, inputs.toArray(Path[]::new));
+        job.setInputFormatClass(IncrementInputFormat.class);
+    }
+
+    private static void collectOffsets(Result[] results, int committed, Map<Integer, TreeSet<Long>> into) {
+        for (Result result : results) {
+            List<byte[]> offsets = IncrementalStore.committed(result, IncrementalStore.QMC, "o", committed);
+            List<byte[]> datasets = IncrementalStore.committed(result, IncrementalStore.QMC, "d", committed);
+            for (int i = 0; i < Math.min(offsets.size(), datasets.size()); i++) {
+                ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
+                ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));
+                while (offsetBuffer.hasRemaining() && datasetBuffer.hasRemaining()) {
+                    into.computeIfAbsent(datasetBuffer.getInt(), id -> new TreeSet<>())
+                            .add(offsetBuffer.getLong());
+                }
+            }
+        }
+    }
+
+    private Job itchyJob(
+            ItchyMode mode,
+            int increment,
+            int committed,
+            List<JobRecord.Dataset> datasets,
+            Set<Integer> newIds,
+            List<String> outputs,
+            String what,
+            Path output)
+            throws IOException {
+        Job job = Job.getInstance(conf, "itchy " + name + " " + what);
+        Configuration jobConf = job.getConfiguration();
+        jobConf.setClass(ItchyConf.USER_MAPPER, mapper, Mapper.class);
+        jobConf.setClass(ItchyConf.USER_REDUCER, reducer, Reducer.class);
+        jobConf.setClass(ItchyConf.USER_MAP_KEY, mapKey, Object.class);
+        jobConf.setClass(ItchyConf.USER_MAP_VALUE, mapValue, Object.class);
+        jobConf.set(ItchyConf.TASK_MODE, mode.name());
+        jobConf.set(ItchyConf.SIGNATURE, signatureHex());
+        jobConf.setInt(ItchyConf.INCREMENT, increment);
+        jobConf.setInt(ItchyConf.COMMITTED, committed);
+        jobConf.setInt(ItchyConf.OUTPUT_DATASET, increment);
+        jobConf.setStrings(
+                ItchyConf.DATASETS,
+                datasets.stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
+        jobConf.setStrings(
+                ItchyConf.NEW_DATASETS, newIds.stream().map(String::valueOf).toArray(String[]::new));
+        List<String> outputDirs = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            outputDirs.add(i + "=" + outputs.get(i));
+        }
+        jobConf.setStrings(ItchyConf.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
+        Class<? extends MergeFunction> mergeClass = mergeClass();
+        if (mergeClass != null) {
+            jobConf.setClass(ItchyConf.MERGE_CLASS, mergeClass, MergeFunction.class);
+        }
+        job.setJarByClass(ItchyJob.class);
+        job.setMapperClass(ItchyMapper.class);
+        job.setMapOutputKeyClass(mapKey);
+        job.setMapOutputValueClass(ItchyValue.class);
+        if (combiner != null) {
+            jobConf.setClass(ItchyConf.USER_COMBINER, combiner, Reducer.class);
+            job.setCombinerClass(ItchyCombiner.class);
+        }
+        job.setReducerClass(ItchyReducer.class);
+        job.setNumReduceTasks(reducers);
+        job.setOutputKeyClass(outputKey);
+        job.setOutputValueClass(outputValue);
+        job.setOutputFormatClass(ItchyOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, output);
+        return job;
+    }
+
+    private Job plainJob(List<Path> files, Path output) throws IOException {
+        Job job = Job.getInstance(conf, "plain " + name);
+        job.setJarByClass(ItchyJob.class);
+        job.setMapperClass(mapper);
+        if (combiner != null) {
+            job.setCombinerClass(combiner);
+        }
+        job.setReducerClass(reducer);
+        job.setNumReduceTasks(reducers);
+        job.setMapOutputKeyClass(mapKey);
+        job.setMapOutputValueClass(mapValue);
+        job.setOutputKeyClass(outputKey);
+        job.setOutputValueClass(outputValue);
+        job.setInputFormatClass(TextInputFormat.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
+        FileOutputFormat.setOutputPath(job, output);
+        return job;
+    }
+
+    private static void run(Job job, String what) throws IOException, InterruptedException {
+        try {
+            if (!job.waitForCompletion(false)) {
+                throw new ItchyException(what + " failed: " + job.getStatus().getFailureInfo());
+            }
+        } catch (ClassNotFoundException e) {
+            throw new ItchyException(what + " could not load a class: " + e.getMessage());
+        }
+    }
+
+    /** The job's identity: its classes and the configuration keys listed in itchy.signature.keys. */
+    String signatureHex() {
+        StringBuilder identity = new StringBuilder();
+        for (Class<?> type :
+                Arrays.asList(mapper, reducer, combiner, mergeClass(), mapKey, mapValue, outputKey, outputValue)) {
+            identity.append(type == null ? "-" : type.getName()).append('\n');
+        }
+        for (String key : conf.getTrimmedStrings("itchy.signature.keys")) {
+            identity.append(key).append('=').append(conf.get(key, "")).append('\n');
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(identity.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Class<? extends MergeFunction> mergeClass() {
+        if (merge != null) {
+            return merge;
+        }
+        return conf.getClass(ItchyConf.MERGE_CLASS, null, MergeFunction.class);
+    }
+
+    private void checkDefined() {
+        if (mapper == null
+                || reducer == null
+                || mapKey == null
+                || mapValue == null
+                || outputKey == null
+                || outputValue == null) {
+            throw new ItchyException(
+                    "job " + name + " needs a mapper, a reducer, and map output and output key/value classes");
+        }
+    }
+
+    /** Base input may only grow by new files: a changed base file would make the stored offsets and values wrong. */
+    private void checkUnchanged(JobRecord record) throws IOException {
+        for (JobRecord.Dataset dataset : record.datasets()) {
+            Path path = new Path(dataset.path());
+            FileSystem fs = path.getFileSystem(conf);
+            if (!fs.exists(path)) {
+                throw new ItchyException(
+                        "input " + path + " of an earlier run is gone; Itchy needs it to stay as it was");
+            }
+            JobRecord.Dataset now = describe(path, dataset.id(), dataset.increment());
+            if (now.length() != dataset.length() || !now.checksum().equals(dataset.checksum())) {
+                throw new ItchyException("input " + path + " was modified since it was processed (length "
+                        + dataset.length() + " -> " + now.length() + "); Itchy supports appending records as new "
+                        + "files, not changing processed ones: run a new first job");
+            }
+        }
+    }
+
+    private JobRecord.Dataset describe(Path file, int id, int increment) throws IOException {
+        FileSystem fs = file.getFileSystem(conf);
+        FileStatus status = fs.getFileStatus(file);
+        FileChecksum checksum = fs.getFileChecksum(file);
+        String text = checksum == null
+                ? "mtime:" + status.getModificationTime()
+                : checksum.getAlgorithmName() + ":" + HexFormat.of().formatHex(checksum.getBytes());
+        return new JobRecord.Dataset(id, qualified(file), status.getLen(), text, increment);
+    }
+
+    private String qualified(Path path) throws IOException {
+        return path.getFileSystem(conf).makeQualified(path).toString();
+    }
+
+    /** Every visible file under the given paths, in a stable order. */
+    private List<Path> expand(List<Path> paths) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Path path : paths) {
+            FileSystem fs = path.getFileSystem(conf);
+            for (FileStatus status : fs.listStatus(path)) {
+                String fileName = status.getPath().getName();
+                if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
+                    files.add(status.getPath());
+                }
+            }
+        }
+        files.sort(null);
+        return files;
+    }
+
+    /** A directory left by a failed attempt has no _SUCCESS marker: it is replaced. Anything else is kept. */
+    private void clearFailedAttempt(Path output) throws IOException {
+        FileSystem fs = output.getFileSystem(conf);
+        if (fs.exists(output)) {
+            if (fs.exists(new Path(output, "_SUCCESS"))) {
+                throw new ItchyException("output " + output + " exists; choose a new directory for this increment");
+            }
+            fs.delete(output, true);
+        }
+    }
+
+    static Optional<JobRecord> recordOf(Configuration conf, String name) throws IOException {
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            return IncrementalStore.record(connection, conf, name);
+        }
+    }
+}

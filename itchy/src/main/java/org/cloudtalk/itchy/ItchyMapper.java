@@ -1,0 +1,114 @@
+package org.cloudtalk.itchy;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
+
+/**
+ * Runs the user's unchanged mapper and turns each value it writes into an {@link ItchyValue}: the serialized value,
+ * plus — for QMC — the dataset and offset of the input record, which ride the shuffle to the reducer. When QMC re-reads
+ * base records for an increment of a job whose records emit several keys, keys the appended records did not produce
+ * are dropped (post-filtering, §5.6.2).
+ */
+@SuppressWarnings({"rawtypes", "unchecked"})
+public final class ItchyMapper extends Mapper<Object, Object, Object, ItchyValue> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+        Configuration conf = context.getConfiguration();
+        TaskSettings settings = TaskSettings.of(conf);
+        Mapper user = (Mapper) Writables.newInstance(conf.getClass(ItchyConf.USER_MAPPER, Mapper.class), conf);
+        Path file = ((FileSplit) context.getInputSplit()).getPath();
+        int dataset = settings.datasetOf(file);
+        boolean recordOffsets = settings.mode() == ItchyMode.QMC && !settings.incremental()
+                || settings.mode() == ItchyMode.QMC && settings.newDatasets().contains(dataset);
+        // Only jobs whose records emit several keys need post-filtering; ItchyJob sets the key list only for those.
+        Set<BytesKey> relevant = conf.get(ItchyConf.RELEVANT_KEYS) != null
+                        && !settings.newDatasets().contains(dataset)
+                ? relevantKeys(conf)
+                : null;
+        boolean rereadingBase = settings.mode() == ItchyMode.QMC
+                && settings.incremental()
+                && !settings.newDatasets().contains(dataset);
+        ItchyValue itchyValue = new ItchyValue();
+        Writables writables = new Writables();
+        DataOutputBuffer keyBuffer = new DataOutputBuffer();
+        int[] emitsOfRecord = {0};
+        Mapper.Context wrapped = new WrappedMapper().new Context(context) {
+            @Override
+            public boolean nextKeyValue() throws IOException, InterruptedException {
+                if (emitsOfRecord[0] > 1) {
+                    context.getCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS).increment(1);
+                }
+                emitsOfRecord[0] = 0;
+                boolean more = context.nextKeyValue();
+                if (more) {
+                    context.getCounter(ItchyCounters.MAP_INPUT_RECORDS).increment(1);
+                    if (rereadingBase) {
+                        context.getCounter(ItchyCounters.BASE_RECORDS_REREAD).increment(1);
+                    }
+                }
+                return more;
+            }
+
+            @Override
+            public void write(Object key, Object value) throws IOException, InterruptedException {
+                emitsOfRecord[0]++;
+                if (relevant != null) {
+                    keyBuffer.reset();
+                    ((Writable) key).write(keyBuffer);
+                    if (!relevant.contains(new BytesKey(keyBuffer.getData(), keyBuffer.getLength()))) {
+                        context.getCounter(ItchyCounters.POST_FILTERED).increment(1);
+                        return;
+                    }
+                }
+                DataOutputBuffer serialized = writables.serialize((Writable) value);
+                itchyValue.set(serialized.getData(), serialized.getLength());
+                if (recordOffsets) {
+                    itchyValue.addOffset(dataset, ((LongWritable) context.getCurrentKey()).get());
+                }
+                context.getCounter(ItchyCounters.MAP_OUTPUT_RECORDS).increment(1);
+                context.getCounter(ItchyCounters.MAP_OUTPUT_VALUE_BYTES).increment(serialized.getLength());
+                context.write(key, itchyValue);
+            }
+        };
+        user.run(wrapped);
+        if (emitsOfRecord[0] > 1) {
+            context.getCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS).increment(1);
+        }
+    }
+
+    /** The serialized intermediate keys the appended records produced (written by ItchyJob's first QMC pass). */
+    private static Set<BytesKey> relevantKeys(Configuration conf) throws IOException {
+        Set<BytesKey> keys = new HashSet<>();
+        KeyFiles.forEach(
+                conf,
+                new Path(conf.get(ItchyConf.RELEVANT_KEYS)),
+                key -> keys.add(new BytesKey(key.getBytes(), key.getLength())));
+        return keys;
+    }
+
+    /** Byte-array key with value equality, for sets of serialized intermediate keys. */
+    record BytesKey(byte[] bytes) {
+        BytesKey(byte[] data, int length) {
+            this(java.util.Arrays.copyOf(data, length));
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof BytesKey that && java.util.Arrays.equals(bytes, that.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(bytes);
+        }
+    }
+}

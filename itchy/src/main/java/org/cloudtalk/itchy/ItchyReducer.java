@@ -1,0 +1,139 @@
+package org.cloudtalk.itchy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
+
+/**
+ * Runs the user's unchanged reducer. For each key it writes Itchy's incremental data in one HBase operation: QMC the
+ * key's offsets (piggy-backed through the shuffle), MO the key's intermediate values. For an MO increment it first
+ * reads the key's stored values (one Get per key) and hands them to the reducer ahead of the new ones (Algorithm 1).
+ */
+@SuppressWarnings({"rawtypes", "unchecked"})
+public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Object> {
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+        Configuration conf = context.getConfiguration();
+        TaskSettings settings = TaskSettings.of(conf);
+        Reducer user = (Reducer) Writables.newInstance(conf.getClass(ItchyConf.USER_REDUCER, Reducer.class), conf);
+        Class<?> valueClass = conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class);
+        boolean persists = settings.mode() == ItchyMode.QMC || settings.mode() == ItchyMode.MO;
+        try (Connection connection = persists ? ConnectionFactory.createConnection(conf) : null;
+                BufferedMutator mutator =
+                        persists ? connection.getBufferedMutator(IncrementalStore.table(conf)) : null;
+                Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null) {
+            Writables writables = new Writables();
+            Object[] current = {null, null}; // UserValues, row key
+            Runnable finishKey = () -> {
+                if (current[0] == null) {
+                    return;
+                }
+                UserValues values = (UserValues) current[0];
+                values.drain();
+                try {
+                    persist(settings, values, (byte[]) current[1], mutator, context);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                current[0] = null;
+            };
+            Reducer.Context wrapped = new WrappedReducer().new Context(context) {
+                @Override
+                public boolean nextKey() throws IOException, InterruptedException {
+                    finishKey.run();
+                    return context.nextKey();
+                }
+
+                @Override
+                public Iterable getValues() throws IOException, InterruptedException {
+                    if (current[0] != null) {
+                        return (UserValues) current[0]; // Reducer.run asks again after reduce(): same values
+                    }
+                    byte[] row = persists
+                            ? IncrementalStore.row(
+                                    settings.signature(), writables.bytes((Writable) context.getCurrentKey()))
+                            : null;
+                    List<byte[]> stored = settings.mode() == ItchyMode.MO && settings.incremental()
+                            ? storedValues(table, row, settings.committed(), context)
+                            : List.of();
+                    UserValues values = new UserValues(
+                            context.getValues(), stored, valueClass, conf, settings.mode() == ItchyMode.MO);
+                    current[0] = values;
+                    current[1] = row;
+                    return values;
+                }
+            };
+            user.run(wrapped);
+            finishKey.run();
+        }
+    }
+
+    private static List<byte[]> storedValues(Table table, byte[] row, int committed, Context context)
+            throws IOException {
+        Result result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+        List<byte[]> values = new ArrayList<>();
+        List<byte[]> concatenated = IncrementalStore.committed(result, IncrementalStore.MO, "v", committed);
+        List<byte[]> lengths = IncrementalStore.committed(result, IncrementalStore.MO, "l", committed);
+        for (int i = 0; i < Math.min(concatenated.size(), lengths.size()); i++) {
+            UserValues.split(concatenated.get(i), lengths.get(i), values);
+        }
+        context.getCounter(ItchyCounters.STORED_VALUES_READ).increment(values.size());
+        return values;
+    }
+
+    private static void persist(
+            TaskSettings settings, UserValues values, byte[] row, BufferedMutator mutator, Context context)
+            throws IOException {
+        if (row == null) {
+            return;
+        }
+        Put put = new Put(row);
+        if (settings.mode() == ItchyMode.QMC) {
+            // The first job stores every offset; an increment only those of the appended datasets.
+            UserValues.OffsetList offsets = values.offsets();
+            ByteBuffer packedOffsets = ByteBuffer.allocate(offsets.size * Long.BYTES);
+            ByteBuffer packedDatasets = ByteBuffer.allocate(offsets.size * Integer.BYTES);
+            int kept = 0;
+            for (int i = 0; i < offsets.size; i++) {
+                if (!settings.incremental() || settings.newDatasets().contains(offsets.datasets[i])) {
+                    packedOffsets.putLong(offsets.offsets[i]);
+                    packedDatasets.putInt(offsets.datasets[i]);
+                    kept++;
+                }
+            }
+            if (kept == 0) {
+                return;
+            }
+            put.addColumn(
+                    IncrementalStore.QMC,
+                    IncrementalStore.qualifier("o", settings.increment()),
+                    java.util.Arrays.copyOf(packedOffsets.array(), kept * Long.BYTES));
+            put.addColumn(
+                    IncrementalStore.QMC,
+                    IncrementalStore.qualifier("d", settings.increment()),
+                    java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES));
+        } else {
+            byte[] newValues = values.newValueBytes();
+            byte[] lengths = values.newValueLengths();
+            if (lengths.length == 0) {
+                return;
+            }
+            put.addColumn(IncrementalStore.MO, IncrementalStore.qualifier("v", settings.increment()), newValues);
+            put.addColumn(IncrementalStore.MO, IncrementalStore.qualifier("l", settings.increment()), lengths);
+        }
+        mutator.mutate(put);
+        context.getCounter(ItchyCounters.HBASE_ROWS_WRITTEN).increment(1);
+    }
+}

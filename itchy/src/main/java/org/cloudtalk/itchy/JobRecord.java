@@ -1,0 +1,95 @@
+package org.cloudtalk.itchy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What Itchy remembers of a job between runs: its signature and technique, the input datasets it has seen (base and
+ * appended, each with the length and checksum it had), the output of the first job and of every increment, and how
+ * many increments are committed. Stored in one HBase cell, so committing an increment is one atomic write.
+ */
+record JobRecord(
+        String name,
+        String signature,
+        ItchyMode mode,
+        int committed,
+        boolean multiEmit,
+        String decision,
+        List<Dataset> datasets,
+        List<String> outputs) {
+    /** An input file: its id (offsets refer to it), path, and length and checksum when it was processed. */
+    record Dataset(int id, String path, long length, String checksum, int increment) {}
+
+    JobRecord {
+        requireNonNull(name, "name is null");
+        requireNonNull(signature, "signature is null");
+        requireNonNull(mode, "mode is null");
+        requireNonNull(decision, "decision is null");
+        datasets = List.copyOf(datasets);
+        outputs = List.copyOf(outputs);
+    }
+
+    String encode() {
+        StringBuilder out = new StringBuilder();
+        out.append("name\t").append(name).append('\n');
+        out.append("signature\t").append(signature).append('\n');
+        out.append("mode\t").append(mode).append('\n');
+        out.append("committed\t").append(committed).append('\n');
+        out.append("multiEmit\t").append(multiEmit).append('\n');
+        out.append("decision\t").append(decision.replace('\n', ' ')).append('\n');
+        for (Dataset dataset : datasets) {
+            out.append("dataset\t")
+                    .append(dataset.id())
+                    .append('\t')
+                    .append(dataset.length())
+                    .append('\t')
+                    .append(dataset.checksum())
+                    .append('\t')
+                    .append(dataset.increment())
+                    .append('\t')
+                    .append(dataset.path())
+                    .append('\n');
+        }
+        for (String output : outputs) {
+            out.append("output\t").append(output).append('\n');
+        }
+        return out.toString();
+    }
+
+    static JobRecord decode(String text) {
+        String name = null;
+        String signature = null;
+        ItchyMode mode = null;
+        int committed = 0;
+        boolean multiEmit = false;
+        String decision = "";
+        List<Dataset> datasets = new ArrayList<>();
+        List<String> outputs = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            String[] fields = line.split("\t", 6);
+            switch (fields[0]) {
+                case "name" -> name = fields[1];
+                case "signature" -> signature = fields[1];
+                case "mode" -> mode = ItchyMode.valueOf(fields[1]);
+                case "committed" -> committed = Integer.parseInt(fields[1]);
+                case "multiEmit" -> multiEmit = Boolean.parseBoolean(fields[1]);
+                case "decision" -> decision = fields.length > 1 ? fields[1] : "";
+                case "dataset" -> datasets.add(new Dataset(
+                        Integer.parseInt(fields[1]),
+                        fields[5],
+                        Long.parseLong(fields[2]),
+                        fields[3],
+                        Integer.parseInt(fields[4])));
+                case "output" -> outputs.add(fields[1]);
+                default -> {}
+            }
+        }
+        return new JobRecord(name, signature, mode, committed, multiEmit, decision, datasets, outputs);
+    }
+
+    int nextDatasetId() {
+        return datasets.stream().mapToInt(Dataset::id).max().orElse(0) + 1;
+    }
+}

@@ -1,0 +1,128 @@
+package org.cloudtalk.itchy;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Writable;
+
+/**
+ * One key's values as the user's reducer or combiner expects them: first any values stored by earlier runs (MO),
+ * then the shuffled {@link ItchyValue}s, deserialized into one reused instance as Hadoop does. While iterating it
+ * collects what Itchy must persist for the key: the piggy-backed offsets and the new values' bytes.
+ */
+@SuppressWarnings({"rawtypes", "unchecked"})
+final class UserValues implements Iterable<Object> {
+    private final Iterator<ItchyValue> shuffled;
+    private final List<byte[]> stored;
+    private final Writable reused;
+    private final Writables writables = new Writables();
+    private final boolean keepValues;
+    private final ByteArrayOutputStream newValues = new ByteArrayOutputStream();
+    private final java.io.DataOutputStream newLengths;
+    private final ByteArrayOutputStream lengthBytes = new ByteArrayOutputStream();
+    private final OffsetList offsets = new OffsetList();
+    private Iterator<Object> iterator;
+
+    /** The (dataset, offset) pairs of one key, kept compact. */
+    static final class OffsetList {
+        int[] datasets = new int[8];
+        long[] offsets = new long[8];
+        int size;
+
+        void add(int dataset, long offset) {
+            if (size == offsets.length) {
+                datasets = java.util.Arrays.copyOf(datasets, size * 2);
+                offsets = java.util.Arrays.copyOf(offsets, size * 2);
+            }
+            datasets[size] = dataset;
+            offsets[size++] = offset;
+        }
+    }
+
+    UserValues(
+            Iterable<ItchyValue> shuffled,
+            List<byte[]> stored,
+            Class<?> valueClass,
+            Configuration conf,
+            boolean keepValues) {
+        this.shuffled = shuffled.iterator();
+        this.stored = stored;
+        this.reused = (Writable) Writables.newInstance(valueClass, conf);
+        this.keepValues = keepValues;
+        this.newLengths = new java.io.DataOutputStream(lengthBytes);
+    }
+
+    /** The same iterator on every call, as Hadoop's value iterable does (Reducer.run asks twice per key). */
+    @Override
+    public Iterator<Object> iterator() {
+        if (iterator == null) {
+            Iterator<byte[]> storedValues = stored.iterator();
+            iterator = new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return storedValues.hasNext() || shuffled.hasNext();
+                }
+
+                @Override
+                public Object next() {
+                    if (storedValues.hasNext()) {
+                        byte[] value = storedValues.next();
+                        return writables.read(reused, value, 0, value.length);
+                    }
+                    if (!shuffled.hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    return deserialize(shuffled.next());
+                }
+            };
+        }
+        return iterator;
+    }
+
+    /** Consumes what the user's code left unread, so that every offset and value is persisted. */
+    void drain() {
+        while (shuffled.hasNext()) {
+            deserialize(shuffled.next());
+        }
+    }
+
+    private Object deserialize(ItchyValue value) {
+        for (int i = 0; i < value.offsetCount(); i++) {
+            offsets.add(value.dataset(i), value.offset(i));
+        }
+        if (keepValues) {
+            newValues.write(value.valueBytes(), 0, value.valueLength());
+            try {
+                newLengths.writeInt(value.valueLength());
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return writables.read(reused, value.valueBytes(), 0, value.valueLength());
+    }
+
+    OffsetList offsets() {
+        return offsets;
+    }
+
+    byte[] newValueBytes() {
+        return newValues.toByteArray();
+    }
+
+    byte[] newValueLengths() {
+        return lengthBytes.toByteArray();
+    }
+
+    /** Splits concatenated values by their lengths (the MO layout: {@code v<n>} and {@code l<n>}). */
+    static void split(byte[] values, byte[] lengths, List<byte[]> into) {
+        java.nio.ByteBuffer sizes = java.nio.ByteBuffer.wrap(lengths);
+        int at = 0;
+        while (sizes.hasRemaining()) {
+            int length = sizes.getInt();
+            into.add(java.util.Arrays.copyOfRange(values, at, at + length));
+            at += length;
+        }
+    }
+}

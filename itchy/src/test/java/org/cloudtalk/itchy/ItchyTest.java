@@ -1,0 +1,313 @@
+package org.cloudtalk.itchy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.DoubleWritable;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.WritableComparable;
+import org.cloudtalk.itchy.examples.DataGenerator;
+import org.cloudtalk.itchy.examples.Lineitem;
+import org.cloudtalk.itchy.examples.LongPairWritable;
+import org.cloudtalk.itchy.examples.Sales;
+import org.cloudtalk.itchy.examples.WordCount;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The chapter's §5.5 as tests, on a real HBase mini cluster and MiniDFSCluster (one for the class): after every
+ * increment of a chain of three, Itchy's current result equals a full recompute over the base input and all appends,
+ * for every example job and technique.
+ */
+class ItchyTest {
+    private static MiniClusters clusters;
+    private static FileSystem fs;
+
+    /** How to build one example job, and how to generate its input. */
+    record Example(String id, BiFunction<Configuration, String, ItchyJob> job, Generator data) {
+        @Override
+        public String toString() {
+            return id;
+        }
+    }
+
+    interface Generator {
+        void write(FileSystem fs, Path file, int rows, long seed) throws Exception;
+    }
+
+    static final Example WORD_COUNT = new Example(
+            "wordcount",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(WordCount.TokenMapper.class)
+                    .combiner(WordCount.SumReducer.class)
+                    .reducer(WordCount.SumReducer.class)
+                    .mapOutput(Text.class, IntWritable.class)
+                    .output(Text.class, IntWritable.class)
+                    .setMerge(WordCount.SumMerge.class)
+                    .reducers(2),
+            (fs, file, rows, seed) -> DataGenerator.text(fs, file, rows, 3000, seed));
+    static final Example JOB_AVG = new Example(
+            "jobavg",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(Sales.CategoryPriceMapper.class)
+                    .reducer(Sales.AverageReducer.class)
+                    .mapOutput(Text.class, LongWritable.class)
+                    .output(Text.class, DoubleWritable.class)
+                    .reducers(2),
+            (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
+    static final Example JOB_SUM = new Example(
+            "jobsum",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(Sales.CategoryPriceMapper.class)
+                    .combiner(Sales.SumReducer.class)
+                    .reducer(Sales.SumReducer.class)
+                    .mapOutput(Text.class, LongWritable.class)
+                    .output(Text.class, LongWritable.class)
+                    .setMerge(Sales.SumMerge.class)
+                    .reducers(2),
+            (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
+    static final Example JOB1 = new Example(
+            "job1",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(Lineitem.Job1Mapper.class)
+                    .reducer(Lineitem.Job1Reducer.class)
+                    .mapOutput(Text.class, LongPairWritable.class)
+                    .output(Text.class, Text.class)
+                    .reducers(2),
+            DataGenerator::lineitem);
+    static final Example JOB2 = new Example(
+            "job2",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(Lineitem.Job2Mapper.class)
+                    .reducer(Lineitem.Job2Reducer.class)
+                    .mapOutput(Text.class, Text.class)
+                    .output(Text.class, Text.class)
+                    .reducers(2),
+            DataGenerator::lineitem);
+
+    @BeforeAll
+    static void start() throws Exception {
+        clusters = MiniClusters.start();
+        fs = clusters.fileSystem();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        clusters.close();
+    }
+
+    static Stream<Arguments> examples() {
+        return Stream.of(
+                Arguments.of(WORD_COUNT, ItchyMode.MERGE),
+                Arguments.of(WORD_COUNT, ItchyMode.MO),
+                Arguments.of(WORD_COUNT, ItchyMode.QMC),
+                Arguments.of(JOB_AVG, ItchyMode.QMC),
+                Arguments.of(JOB_AVG, ItchyMode.MO),
+                Arguments.of(JOB_SUM, ItchyMode.MERGE),
+                Arguments.of(JOB1, ItchyMode.MO),
+                Arguments.of(JOB1, ItchyMode.QMC),
+                Arguments.of(JOB2, ItchyMode.QMC));
+    }
+
+    @ParameterizedTest(name = "{0} with {1}")
+    @MethodSource("examples")
+    void everyIncrementEqualsAFullRecompute(Example example, ItchyMode mode) throws Exception {
+        String name = example.id() + "-" + mode.name().toLowerCase();
+        Path root = new Path("/itchy-test/" + name);
+        Configuration conf = conf(mode);
+        List<Path> inputs = new ArrayList<>();
+        Path base = new Path(root, "base");
+        example.data().write(fs, new Path(base, "a.txt"), 1500, 11);
+        example.data().write(fs, new Path(base, "b.txt"), 1500, 12);
+        inputs.add(base);
+        ItchyJob job = example.job().apply(conf, name);
+        assertThat(job.runFirst(List.of(base), new Path(root, "out-0")).mode()).isEqualTo(mode);
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(example, inputs, new Path(root, "full-0")));
+
+        for (int increment = 1; increment <= 3; increment++) {
+            Path appended = new Path(root, "append-" + increment);
+            example.data().write(fs, new Path(appended, "part.txt"), 40, 100 + increment);
+            inputs.add(appended);
+            Map<WritableComparable, Writable> before = ItchyOutput.current(conf, name);
+            ItchyJob.RunReport report = job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            Map<WritableComparable, Writable> full = recompute(example, inputs, new Path(root, "full-" + increment));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(full);
+            // The differential output holds exactly the keys whose value changed.
+            Map<WritableComparable, Writable> differential = ItchyOutput.read(conf, new Path(root, "out-" + increment));
+            for (Map.Entry<WritableComparable, Writable> entry : full.entrySet()) {
+                boolean changed = !entry.getValue().equals(before.get(entry.getKey()));
+                if (changed) {
+                    assertThat(differential).containsEntry(entry.getKey(), entry.getValue());
+                }
+            }
+            assertThat(differential.keySet()).isSubsetOf(full.keySet());
+            if (mode == ItchyMode.QMC) {
+                // QMC re-reads base records (never more than exist), MO and Merge never touch the base input.
+                assertThat(report.counter(ItchyCounters.BASE_RECORDS_REREAD))
+                        .isPositive()
+                        .isLessThanOrEqualTo(3000L + 40L * (increment - 1));
+            } else {
+                assertThat(report.counter(ItchyCounters.MAP_INPUT_RECORDS)).isEqualTo(40);
+            }
+        }
+    }
+
+    @Test
+    void qmcReReadsExactlyTheBaseRecordsOfTouchedKeys() throws Exception {
+        String name = "qmc-exact";
+        Path root = new Path("/itchy-test/" + name);
+        Configuration conf = conf(ItchyMode.QMC);
+        Path base = new Path(root, "base");
+        DataGenerator.sales(fs, new Path(base, "a.txt"), 4000, 400, 21);
+        ItchyJob job = JOB_AVG.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        Path appended = new Path(root, "append-1");
+        DataGenerator.sales(fs, new Path(appended, "part.txt"), 5, 400, 22);
+        ItchyJob.RunReport report = job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        Set<String> touched = new HashSet<>();
+        lines(new Path(appended, "part.txt")).forEach(line -> touched.add(line.split(",")[1]));
+        long relevant = lines(new Path(base, "a.txt")).stream()
+                .filter(line -> touched.contains(line.split(",")[1]))
+                .count();
+        assertThat(report.counter(ItchyCounters.BASE_RECORDS_REREAD))
+                .isEqualTo(relevant)
+                .isLessThan(4000 / 20);
+    }
+
+    @Test
+    void decisionModelChoosesAsTable52() throws Exception {
+        Configuration conf = conf(ItchyMode.AUTO);
+        Path base = new Path("/itchy-test/decision/lineitem");
+        DataGenerator.lineitem(fs, new Path(base, "a.txt"), 3000, 31);
+        Path text = new Path("/itchy-test/decision/text");
+        DataGenerator.text(fs, new Path(text, "a.txt"), 3000, 3000, 32);
+        ItchyJob.RunReport job1 =
+                JOB1.job().apply(conf, "decide-job1").runFirst(List.of(base), new Path("/itchy-test/decision/o1"));
+        ItchyJob.RunReport job2 =
+                JOB2.job().apply(conf, "decide-job2").runFirst(List.of(base), new Path("/itchy-test/decision/o2"));
+        ItchyJob.RunReport words =
+                WORD_COUNT.job().apply(conf, "decide-wc").runFirst(List.of(text), new Path("/itchy-test/decision/o3"));
+        assertThat(job1.mode()).as(job1.decision()).isEqualTo(ItchyMode.MO);
+        assertThat(job1.decision()).contains("avgValSize=16.0 B", "avgSelectivity=1.00");
+        assertThat(job2.mode()).as(job2.decision()).isEqualTo(ItchyMode.QMC);
+        assertThat(words.mode()).as(words.decision()).isEqualTo(ItchyMode.MERGE);
+    }
+
+    @Test
+    void refusesIncrementsThatWouldBeWrong() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        Path root = new Path("/itchy-test/errors");
+        Path base = new Path(root, "base");
+        DataGenerator.sales(fs, new Path(base, "a.txt"), 200, 10, 41);
+        Path appended = new Path(root, "append");
+        DataGenerator.sales(fs, new Path(appended, "b.txt"), 10, 10, 42);
+
+        assertThatThrownBy(() ->
+                        JOB_AVG.job().apply(conf, "never-ran").runIncrement(List.of(appended), new Path(root, "x")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("job never-ran has no first job recorded");
+
+        JOB_AVG.job().apply(conf, "guarded").runFirst(List.of(base), new Path(root, "out-0"));
+        ItchyJob changed = ItchyJob.create(conf, "guarded")
+                .mapper(Sales.CategoryPriceMapper.class)
+                .reducer(Sales.SumReducer.class)
+                .mapOutput(Text.class, LongWritable.class)
+                .output(Text.class, LongWritable.class);
+        assertThatThrownBy(() -> changed.runIncrement(List.of(appended), new Path(root, "x")))
+                .hasMessageContaining("job guarded changed since its first job");
+        assertThatThrownBy(() -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(base), new Path(root, "x")))
+                .hasMessageContaining("was already processed by job guarded");
+
+        DataGenerator.sales(fs, new Path(root, "tmp.txt"), 201, 10, 43);
+        fs.delete(new Path(base, "a.txt"), false);
+        fs.rename(new Path(root, "tmp.txt"), new Path(base, "a.txt"));
+        assertThatThrownBy(
+                        () -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(appended), new Path(root, "x")))
+                .hasMessageContaining("was modified since it was processed");
+    }
+
+    @Test
+    void aFailedIncrementLeavesNothingVisibleAndItsRerunIsRight() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        String name = "rerun";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        DataGenerator.text(fs, new Path(base, "a.txt"), 800, 500, 51);
+        ItchyJob job = ItchyJob.create(conf, name)
+                .mapper(FailingWordMapper.class)
+                .combiner(WordCount.SumReducer.class)
+                .reducer(WordCount.SumReducer.class)
+                .mapOutput(Text.class, IntWritable.class)
+                .output(Text.class, IntWritable.class)
+                .reducers(2);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        Map<WritableComparable, Writable> baseResult = ItchyOutput.current(conf, name);
+        Path appended = new Path(root, "append-1");
+        DataGenerator.text(fs, new Path(appended, "part.txt"), 60, 500, 52);
+
+        FailingWordMapper.FAIL.set(true);
+        try {
+            assertThatThrownBy(() -> job.runIncrement(List.of(appended), new Path(root, "out-1")))
+                    .isInstanceOf(ItchyException.class)
+                    .hasMessageContaining("increment 1 failed");
+        } finally {
+            FailingWordMapper.FAIL.set(false);
+        }
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(baseResult);
+
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full")));
+        Path compacted = new Path(root, "compacted");
+        assertThat(ItchyOutput.compact(conf, name, compacted))
+                .isEqualTo(ItchyOutput.current(conf, name).size());
+        assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
+    }
+
+    private static Map<WritableComparable, Writable> recompute(Example example, List<Path> inputs, Path output)
+            throws Exception {
+        Configuration conf = conf(ItchyMode.OFF);
+        example.job().apply(conf, "full-" + output.getName()).runFirst(inputs, output);
+        return ItchyOutput.read(conf, output);
+    }
+
+    private static Configuration conf(ItchyMode mode) {
+        Configuration conf = clusters.jobConf();
+        conf.set(ItchyConf.MODE, mode.name());
+        // Several splits per file, so QMC has splits to skip.
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 16 * 1024);
+        return conf;
+    }
+
+    private static List<String> lines(Path file) throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
+            for (String line; (line = reader.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+}
