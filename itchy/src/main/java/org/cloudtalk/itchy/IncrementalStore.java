@@ -92,20 +92,28 @@ final class IncrementalStore {
         return bytes(prefix + increment);
     }
 
-    /** The cells of a family with the given qualifier prefix, for committed increments only, by increment. */
+    /** {@code <prefix><increment>.<chunk>}: a key's data of one increment may span several cells. */
+    static byte[] qualifier(String prefix, int increment, int chunk) {
+        return bytes(prefix + increment + "." + chunk);
+    }
+
+    /** The cells of a family with the given qualifier prefix, for committed increments only, by increment and chunk. */
     static List<byte[]> committed(Result result, byte[] family, String prefix, int committed) {
         List<byte[]> cells = new ArrayList<>();
         NavigableMap<byte[], byte[]> columns = result.getFamilyMap(family);
         if (columns == null) {
             return cells;
         }
-        List<Map.Entry<Integer, byte[]>> numbered = new ArrayList<>();
+        List<Map.Entry<Long, byte[]>> numbered = new ArrayList<>();
         for (Map.Entry<byte[], byte[]> column : columns.entrySet()) {
             String qualifier = new String(column.getKey(), StandardCharsets.UTF_8);
             if (qualifier.startsWith(prefix)) {
-                int increment = Integer.parseInt(qualifier.substring(prefix.length()));
+                String number = qualifier.substring(prefix.length());
+                int dot = number.indexOf('.');
+                int increment = Integer.parseInt(dot < 0 ? number : number.substring(0, dot));
+                int chunk = dot < 0 ? 0 : Integer.parseInt(number.substring(dot + 1));
                 if (increment <= committed) {
-                    numbered.add(Map.entry(increment, column.getValue()));
+                    numbered.add(Map.entry(((long) increment << 32) | chunk, column.getValue()));
                 }
             }
         }

@@ -10,6 +10,8 @@ public final class ItchyConf {
     public static final String QMC_THRESHOLD = "itchy.qmc.threshold";
     /** HBase table for all incremental data of a deployment (default itchy). */
     public static final String TABLE = "itchy.hbase.table";
+    /** Largest HBase cell Itchy writes for one key's values or offsets, in bytes (default 4 MiB); more go in chunks. */
+    public static final String CHUNK_BYTES = "itchy.chunk.bytes";
     /** How many input records the decision model samples (default 10000). */
     public static final String SAMPLE_RECORDS = "itchy.sample.records";
 

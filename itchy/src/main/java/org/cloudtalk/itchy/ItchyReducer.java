@@ -40,13 +40,7 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
                 if (current[0] == null) {
                     return;
                 }
-                UserValues values = (UserValues) current[0];
-                values.drain();
-                try {
-                    persist(settings, values, (byte[]) current[1], mutator, context);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
+                ((UserValues) current[0]).drain(); // persists the key's last chunk
                 current[0] = null;
             };
             Reducer.Context wrapped = new WrappedReducer().new Context(context) {
@@ -69,7 +63,12 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
                             ? storedValues(table, row, settings.committed(), context)
                             : List.of();
                     UserValues values = new UserValues(
-                            context.getValues(), stored, valueClass, conf, settings.mode() == ItchyMode.MO);
+                            context.getValues(),
+                            stored,
+                            valueClass,
+                            conf,
+                            settings.mode() == ItchyMode.MO,
+                            persists ? sink(settings, row, mutator, context) : null);
                     current[0] = values;
                     current[1] = row;
                     return values;
@@ -93,47 +92,63 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
         return values;
     }
 
-    private static void persist(
-            TaskSettings settings, UserValues values, byte[] row, BufferedMutator mutator, Context context)
-            throws IOException {
-        if (row == null) {
-            return;
-        }
-        Put put = new Put(row);
-        if (settings.mode() == ItchyMode.QMC) {
-            // The first job stores every offset; an increment only those of the appended datasets.
-            UserValues.OffsetList offsets = values.offsets();
-            ByteBuffer packedOffsets = ByteBuffer.allocate(offsets.size * Long.BYTES);
-            ByteBuffer packedDatasets = ByteBuffer.allocate(offsets.size * Integer.BYTES);
-            int kept = 0;
-            for (int i = 0; i < offsets.size; i++) {
-                if (!settings.incremental() || settings.newDatasets().contains(offsets.datasets[i])) {
-                    packedOffsets.putLong(offsets.offsets[i]);
-                    packedDatasets.putInt(offsets.datasets[i]);
-                    kept++;
+    /** Writes a key's data as it comes, one cell per chunk: rows of keys with millions of values stay writable. */
+    private static UserValues.ChunkSink sink(
+            TaskSettings settings, byte[] row, BufferedMutator mutator, Context context) {
+        int[] chunks = {0};
+        return new UserValues.ChunkSink() {
+            @Override
+            public void values(byte[] concatenated, byte[] lengths) {
+                int chunk = chunks[0]++;
+                mutate(new Put(row)
+                        .addColumn(
+                                IncrementalStore.MO,
+                                IncrementalStore.qualifier("v", settings.increment(), chunk),
+                                concatenated)
+                        .addColumn(
+                                IncrementalStore.MO,
+                                IncrementalStore.qualifier("l", settings.increment(), chunk),
+                                lengths));
+            }
+
+            @Override
+            public void offsets(UserValues.OffsetList offsets) {
+                // The first job stores every offset; an increment only those of the appended datasets.
+                ByteBuffer packedOffsets = ByteBuffer.allocate(offsets.size * Long.BYTES);
+                ByteBuffer packedDatasets = ByteBuffer.allocate(offsets.size * Integer.BYTES);
+                int kept = 0;
+                for (int i = 0; i < offsets.size; i++) {
+                    if (!settings.incremental() || settings.newDatasets().contains(offsets.datasets[i])) {
+                        packedOffsets.putLong(offsets.offsets[i]);
+                        packedDatasets.putInt(offsets.datasets[i]);
+                        kept++;
+                    }
+                }
+                if (kept == 0) {
+                    return;
+                }
+                int chunk = chunks[0]++;
+                mutate(new Put(row)
+                        .addColumn(
+                                IncrementalStore.QMC,
+                                IncrementalStore.qualifier("o", settings.increment(), chunk),
+                                java.util.Arrays.copyOf(packedOffsets.array(), kept * Long.BYTES))
+                        .addColumn(
+                                IncrementalStore.QMC,
+                                IncrementalStore.qualifier("d", settings.increment(), chunk),
+                                java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES)));
+            }
+
+            private void mutate(Put put) {
+                try {
+                    mutator.mutate(put);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                if (chunks[0] == 1) {
+                    context.getCounter(ItchyCounters.HBASE_ROWS_WRITTEN).increment(1);
                 }
             }
-            if (kept == 0) {
-                return;
-            }
-            put.addColumn(
-                    IncrementalStore.QMC,
-                    IncrementalStore.qualifier("o", settings.increment()),
-                    java.util.Arrays.copyOf(packedOffsets.array(), kept * Long.BYTES));
-            put.addColumn(
-                    IncrementalStore.QMC,
-                    IncrementalStore.qualifier("d", settings.increment()),
-                    java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES));
-        } else {
-            byte[] newValues = values.newValueBytes();
-            byte[] lengths = values.newValueLengths();
-            if (lengths.length == 0) {
-                return;
-            }
-            put.addColumn(IncrementalStore.MO, IncrementalStore.qualifier("v", settings.increment()), newValues);
-            put.addColumn(IncrementalStore.MO, IncrementalStore.qualifier("l", settings.increment()), lengths);
-        }
-        mutator.mutate(put);
-        context.getCounter(ItchyCounters.HBASE_ROWS_WRITTEN).increment(1);
+        };
     }
 }

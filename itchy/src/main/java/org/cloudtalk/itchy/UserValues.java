@@ -41,12 +41,34 @@ final class UserValues implements Iterable<Object> {
         }
     }
 
+    /** Receives what must be persisted, in bounded chunks, while the values are read. */
+    interface ChunkSink {
+        void values(byte[] concatenated, byte[] lengths);
+
+        void offsets(OffsetList offsets);
+    }
+
+    private final ChunkSink sink;
+    private final int chunkBytes;
+
     UserValues(
             Iterable<ItchyValue> shuffled,
             List<byte[]> stored,
             Class<?> valueClass,
             Configuration conf,
             boolean keepValues) {
+        this(shuffled, stored, valueClass, conf, keepValues, null);
+    }
+
+    UserValues(
+            Iterable<ItchyValue> shuffled,
+            List<byte[]> stored,
+            Class<?> valueClass,
+            Configuration conf,
+            boolean keepValues,
+            ChunkSink sink) {
+        this.sink = sink;
+        this.chunkBytes = conf.getInt(ItchyConf.CHUNK_BYTES, 4 << 20);
         this.shuffled = shuffled.iterator();
         this.stored = stored;
         this.reused = (Writable) Writables.newInstance(valueClass, conf);
@@ -81,16 +103,36 @@ final class UserValues implements Iterable<Object> {
         return iterator;
     }
 
-    /** Consumes what the user's code left unread, so that every offset and value is persisted. */
+    /** Consumes what the user's code left unread, so that every offset and value is persisted; flushes the rest. */
     void drain() {
         while (shuffled.hasNext()) {
             deserialize(shuffled.next());
+        }
+        flush();
+    }
+
+    /** Hands buffered values and offsets to the sink, which writes them as one chunk. */
+    private void flush() {
+        if (sink == null) {
+            return;
+        }
+        if (lengthBytes.size() > 0) {
+            sink.values(newValues.toByteArray(), lengthBytes.toByteArray());
+            newValues.reset();
+            lengthBytes.reset();
+        }
+        if (offsets.size > 0) {
+            sink.offsets(offsets);
+            offsets.size = 0;
         }
     }
 
     private Object deserialize(ItchyValue value) {
         for (int i = 0; i < value.offsetCount(); i++) {
             offsets.add(value.dataset(i), value.offset(i));
+        }
+        if (sink != null && (newValues.size() >= chunkBytes || offsets.size * 12L >= chunkBytes)) {
+            flush();
         }
         if (keepValues) {
             newValues.write(value.valueBytes(), 0, value.valueLength());
@@ -105,14 +147,6 @@ final class UserValues implements Iterable<Object> {
 
     OffsetList offsets() {
         return offsets;
-    }
-
-    byte[] newValueBytes() {
-        return newValues.toByteArray();
-    }
-
-    byte[] newValueLengths() {
-        return lengthBytes.toByteArray();
     }
 
     /** Splits concatenated values by their lengths (the MO layout: {@code v<n>} and {@code l<n>}). */

@@ -298,6 +298,8 @@ class ItchyTest {
         conf.set(ItchyConf.MODE, mode.name());
         // Several splits per file, so QMC has splits to skip.
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 16 * 1024);
+        // Tiny HBase cells, so that keys with many values or offsets are written and read in many chunks.
+        conf.setInt(ItchyConf.CHUNK_BYTES, 256);
         return conf;
     }
 
