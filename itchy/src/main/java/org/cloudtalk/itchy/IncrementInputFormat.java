@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.LineReader;
@@ -84,14 +85,22 @@ public final class IncrementInputFormat extends TextInputFormat {
         }
     }
 
-    /** Reads one line at each relevant offset inside the split, seeking between them. */
+    /**
+     * Reads the line at each relevant offset inside the split. Between nearby offsets it reads forward through the
+     * lines in between (sequential reads are cheap); across a gap larger than {@link #MAX_SKIP} it seeks.
+     */
     private static final class OffsetRecordReader extends RecordReader<LongWritable, Text> {
+        private static final long MAX_SKIP = 256 * 1024;
         private final int dataset;
         private long[] offsets;
         private int next;
         private FSDataInputStream in;
+        private LineReader lines;
+        private long position = -1;
+        private org.apache.hadoop.mapreduce.Counter bytesRead; // qualified: FileInputFormat.Counter shadows it here
         private final LongWritable key = new LongWritable();
         private final Text value = new Text();
+        private final Text skipped = new Text();
 
         OffsetRecordReader(int dataset) {
             this.dataset = dataset;
@@ -108,6 +117,7 @@ public final class IncrementInputFormat extends TextInputFormat {
                     .toArray();
             FileSystem fs = fileSplit.getPath().getFileSystem(conf);
             in = fs.open(fileSplit.getPath());
+            bytesRead = context.getCounter(FileInputFormatCounter.BYTES_READ);
         }
 
         @Override
@@ -116,11 +126,27 @@ public final class IncrementInputFormat extends TextInputFormat {
                 return false;
             }
             long offset = offsets[next++];
-            in.seek(offset);
-            // A fresh LineReader per record: its buffer would otherwise hold bytes from before the seek.
-            new LineReader(in, 64 * 1024).readLine(value);
+            if (lines == null || offset < position || offset - position > MAX_SKIP) {
+                in.seek(offset);
+                lines = new LineReader(in, 64 * 1024); // its buffer would otherwise hold bytes from before the seek
+                position = offset;
+            }
+            while (position < offset) {
+                position += count(lines.readLine(skipped));
+            }
+            position += count(lines.readLine(value));
             key.set(offset);
             return true;
+        }
+
+        private int count(int bytes) throws IOException {
+            if (bytes == 0) {
+                throw new IOException("relevant offset beyond the end of " + dataset);
+            }
+            if (bytesRead != null) {
+                bytesRead.increment(bytes);
+            }
+            return bytes;
         }
 
         @Override
