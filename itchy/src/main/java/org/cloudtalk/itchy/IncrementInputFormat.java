@@ -18,7 +18,6 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.LineReader;
@@ -97,7 +96,6 @@ public final class IncrementInputFormat extends TextInputFormat {
         private FSDataInputStream in;
         private LineReader lines;
         private long position = -1;
-        private org.apache.hadoop.mapreduce.Counter bytesRead; // qualified: FileInputFormat.Counter shadows it here
         private final LongWritable key = new LongWritable();
         private final Text value = new Text();
         private final Text skipped = new Text();
@@ -117,7 +115,6 @@ public final class IncrementInputFormat extends TextInputFormat {
                     .toArray();
             FileSystem fs = fileSplit.getPath().getFileSystem(conf);
             in = fs.open(fileSplit.getPath());
-            bytesRead = context.getCounter(FileInputFormatCounter.BYTES_READ);
         }
 
         @Override
@@ -142,9 +139,6 @@ public final class IncrementInputFormat extends TextInputFormat {
         private int count(int bytes) throws IOException {
             if (bytes == 0) {
                 throw new IOException("relevant offset beyond the end of " + dataset);
-            }
-            if (bytesRead != null) {
-                bytesRead.increment(bytes);
             }
             return bytes;
         }

@@ -3,6 +3,8 @@ package org.cloudtalk.itchy;
 /** Job counters Itchy adds; the decision model's inputs and what an incremental run touched. */
 public enum ItchyCounters {
     MAP_INPUT_RECORDS,
+    /** Bytes of the input records handed to the user's mapper (line lengths plus newlines). */
+    MAP_INPUT_BYTES,
     MAP_OUTPUT_RECORDS,
     MAP_OUTPUT_VALUE_BYTES,
     RECORDS_WITH_MULTIPLE_KEYS,

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
@@ -305,7 +304,7 @@ public final class ItchyJob {
         FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
         run(keysJob, "increment key pass");
 
-        Map<Integer, TreeSet<Long>> offsets = new HashMap<>();
+        Map<Integer, LongList> offsets = new HashMap<>();
         byte[] signature = HexFormat.of().parseHex(record.signature());
         try (Table table = connection.getTable(IncrementalStore.table(conf))) {
             List<Get> batch = new ArrayList<>(LOOKUP_BATCH);
@@ -329,19 +328,20 @@ public final class ItchyJob {
         Path offsetsDir = new Path(scratch, "offsets");
         List<Path> inputs = new ArrayList<>(files);
         long relevant = 0;
-        for (Map.Entry<Integer, TreeSet<Long>> entry : offsets.entrySet()) {
+        for (Map.Entry<Integer, LongList> entry : offsets.entrySet()) {
+            long[] sorted = entry.getValue().sortedDistinct();
             try (SequenceFile.Writer writer = SequenceFile.createWriter(
                     conf,
                     SequenceFile.Writer.file(new Path(offsetsDir, Integer.toString(entry.getKey()))),
                     SequenceFile.Writer.keyClass(LongWritable.class),
                     SequenceFile.Writer.valueClass(NullWritable.class))) {
                 LongWritable offset = new LongWritable();
-                for (long value : entry.getValue()) {
+                for (long value : sorted) {
                     offset.set(value);
                     writer.append(offset, NullWritable.get());
                 }
             }
-            relevant += entry.getValue().size();
+            relevant += sorted.length;
             datasets.stream()
                     .filter(d -> d.id() == entry.getKey())
                     .findFirst()
@@ -356,7 +356,32 @@ public final class ItchyJob {
         job.setInputFormatClass(IncrementInputFormat.class);
     }
 
-    private static void collectOffsets(Result[] results, int committed, Map<Integer, TreeSet<Long>> into) {
+    /** A growable array of longs: millions of offsets without boxing. */
+    private static final class LongList {
+        private long[] values = new long[1024];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        long[] sortedDistinct() {
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            int distinct = 0;
+            for (int i = 0; i < sorted.length; i++) {
+                if (i == 0 || sorted[i] != sorted[i - 1]) {
+                    sorted[distinct++] = sorted[i];
+                }
+            }
+            return Arrays.copyOf(sorted, distinct);
+        }
+    }
+
+    private static void collectOffsets(Result[] results, int committed, Map<Integer, LongList> into) {
         for (Result result : results) {
             List<byte[]> offsets = IncrementalStore.committed(result, IncrementalStore.QMC, "o", committed);
             List<byte[]> datasets = IncrementalStore.committed(result, IncrementalStore.QMC, "d", committed);
@@ -364,7 +389,7 @@ public final class ItchyJob {
                 ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
                 ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));
                 while (offsetBuffer.hasRemaining() && datasetBuffer.hasRemaining()) {
-                    into.computeIfAbsent(datasetBuffer.getInt(), id -> new TreeSet<>())
+                    into.computeIfAbsent(datasetBuffer.getInt(), id -> new LongList())
                             .add(offsetBuffer.getLong());
                 }
             }

@@ -51,6 +51,9 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, ItchyValue
                 boolean more = context.nextKeyValue();
                 if (more) {
                     context.getCounter(ItchyCounters.MAP_INPUT_RECORDS).increment(1);
+                    if (context.getCurrentValue() instanceof org.apache.hadoop.io.Text line) {
+                        context.getCounter(ItchyCounters.MAP_INPUT_BYTES).increment(line.getLength() + 1);
+                    }
                     if (rereadingBase) {
                         context.getCounter(ItchyCounters.BASE_RECORDS_REREAD).increment(1);
                     }
