@@ -3,8 +3,11 @@ package org.cloudtalk.itchy;
 /** Job counters Itchy adds; the decision model's inputs and what an incremental run touched. */
 public enum ItchyCounters {
     MAP_INPUT_RECORDS,
-    /** Bytes of the input records handed to the user's mapper (line lengths plus newlines). */
-    MAP_INPUT_BYTES,
+    /**
+     * Bytes of the input records handed to the user's mapper (line lengths plus newlines). Not "MAP_INPUT_BYTES":
+     * Hadoop drops a counter of that legacy framework name from the job's counters.
+     */
+    INPUT_BYTES_MAPPED,
     MAP_OUTPUT_RECORDS,
     MAP_OUTPUT_VALUE_BYTES,
     RECORDS_WITH_MULTIPLE_KEYS,

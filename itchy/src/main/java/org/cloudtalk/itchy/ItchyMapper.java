@@ -52,7 +52,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, ItchyValue
                 if (more) {
                     context.getCounter(ItchyCounters.MAP_INPUT_RECORDS).increment(1);
                     if (context.getCurrentValue() instanceof org.apache.hadoop.io.Text line) {
-                        context.getCounter(ItchyCounters.MAP_INPUT_BYTES).increment(line.getLength() + 1);
+                        context.getCounter(ItchyCounters.INPUT_BYTES_MAPPED).increment(line.getLength() + 1);
                     }
                     if (rereadingBase) {
                         context.getCounter(ItchyCounters.BASE_RECORDS_REREAD).increment(1);

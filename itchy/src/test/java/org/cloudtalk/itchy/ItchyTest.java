@@ -170,6 +170,10 @@ class ItchyTest {
                         .isLessThanOrEqualTo(3000L + 40L * (increment - 1));
             } else {
                 assertThat(report.counter(ItchyCounters.MAP_INPUT_RECORDS)).isEqualTo(40);
+                // Only the appended records are read, every byte of them once.
+                assertThat(report.counter(ItchyCounters.INPUT_BYTES_MAPPED))
+                        .isEqualTo(
+                                fs.getFileStatus(new Path(appended, "part.txt")).getLen());
             }
         }
     }
