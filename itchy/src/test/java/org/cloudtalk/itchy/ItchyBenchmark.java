@@ -214,20 +214,27 @@ public final class ItchyBenchmark {
                 (t2 - t1) / 1e9,
                 (t3 - t2) / 1e9,
                 (t4 - t3) / 1e9,
-                read(plain.counters()),
+                inputBytes(base, input),
                 read(first.counters()),
                 read(increment.counters()),
-                read(full.counters()),
+                inputBytes(base, input, append),
                 storage);
     }
 
     /**
-     * Input bytes the job's record readers consumed. (The HDFS FileSystem counters are per JVM, and this JVM also
-     * runs HBase, so they would count HBase's I/O too.)
+     * Input bytes mapped, as Itchy counts them (a plain job maps its whole input). Hadoop's byte counters come from
+     * per-JVM FileSystem statistics, and this JVM also runs HBase, so they would count HBase's I/O too.
      */
     private static long read(Counters counters) {
-        return counters.findCounter(org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter.BYTES_READ)
-                .getValue();
+        return counters.findCounter(ItchyCounters.INPUT_BYTES_MAPPED).getValue();
+    }
+
+    private static long inputBytes(Configuration conf, Path... paths) throws IOException {
+        long bytes = 0;
+        for (Path path : paths) {
+            bytes += path.getFileSystem(conf).getContentSummary(path).getLength();
+        }
+        return bytes;
     }
 
     /** The Itchy table's size on HDFS after a flush (store files; the WAL is not counted). */
