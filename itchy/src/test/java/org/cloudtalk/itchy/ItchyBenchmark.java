@@ -191,8 +191,7 @@ public final class ItchyBenchmark {
         auto.set(ItchyConf.MODE, "auto");
         String out = "/bench/out/" + job;
         long t0 = System.nanoTime();
-        ItchyJob.RunReport plain =
-                factory.apply(off, job + "-plain").runFirst(List.of(input), new Path(out + "/plain"));
+        factory.apply(off, job + "-plain").runFirst(List.of(input), new Path(out + "/plain"));
         long t1 = System.nanoTime();
         ItchyJob itchy = factory.apply(auto, job);
         ItchyJob.RunReport first = itchy.runFirst(List.of(input), new Path(out + "/base"));
@@ -200,8 +199,7 @@ public final class ItchyBenchmark {
         long storage = hbaseBytes(base);
         ItchyJob.RunReport increment = itchy.runIncrement(List.of(append), new Path(out + "/inc-1"));
         long t3 = System.nanoTime();
-        ItchyJob.RunReport full =
-                factory.apply(off, job + "-full").runFirst(List.of(input, append), new Path(out + "/full"));
+        factory.apply(off, job + "-full").runFirst(List.of(input, append), new Path(out + "/full"));
         long t4 = System.nanoTime();
         if (!ItchyOutput.current(base, job).equals(ItchyOutput.read(base, new Path(out + "/full")))) {
             throw new IllegalStateException(job + ": the incremental result differs from the full recompute");
