@@ -13,13 +13,8 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Counters;
 import org.cloudtalk.itchy.examples.DataGenerator;
-import org.cloudtalk.itchy.examples.Lineitem;
-import org.cloudtalk.itchy.examples.LongPairWritable;
-import org.cloudtalk.itchy.examples.WordCount;
 
 /**
  * The Itchy benchmark (a scripted run: {@code bin/itchy-bench MB}): on an HBase mini cluster with its MiniDFSCluster
@@ -67,41 +62,9 @@ public final class ItchyBenchmark {
                     text,
                     textAppend,
                     (file, rowsWanted) -> DataGenerator.text(fs, file, (int) rowsWanted, 20_000, 999));
-            rows.add(run(
-                    base,
-                    "Job1",
-                    (conf, name) -> ItchyJob.create(conf, name)
-                            .mapper(Lineitem.Job1Mapper.class)
-                            .reducer(Lineitem.Job1Reducer.class)
-                            .mapOutput(Text.class, LongPairWritable.class)
-                            .output(Text.class, Text.class)
-                            .reducers(2),
-                    lineitem,
-                    lineitemAppend));
-            rows.add(run(
-                    base,
-                    "Job2",
-                    (conf, name) -> ItchyJob.create(conf, name)
-                            .mapper(Lineitem.Job2Mapper.class)
-                            .reducer(Lineitem.Job2Reducer.class)
-                            .mapOutput(Text.class, Text.class)
-                            .output(Text.class, Text.class)
-                            .reducers(2),
-                    lineitem,
-                    lineitemAppend));
-            rows.add(run(
-                    base,
-                    "WordCount",
-                    (conf, name) -> ItchyJob.create(conf, name)
-                            .mapper(WordCount.TokenMapper.class)
-                            .combiner(WordCount.SumReducer.class)
-                            .reducer(WordCount.SumReducer.class)
-                            .mapOutput(Text.class, IntWritable.class)
-                            .output(Text.class, IntWritable.class)
-                            .setMerge(WordCount.SumMerge.class)
-                            .reducers(2),
-                    text,
-                    textAppend));
+            rows.add(run(base, "Job1", ExampleJobs::job1, lineitem, lineitemAppend));
+            rows.add(run(base, "Job2", ExampleJobs::job2, lineitem, lineitemAppend));
+            rows.add(run(base, "WordCount", ExampleJobs::wordCount, text, textAppend));
         }
         StringBuilder out = new StringBuilder("job,technique,plain_first_s,itchy_first_s,increment_s,recompute_s,"
                 + "plain_first_read,itchy_first_read,increment_read,recompute_read,hbase_bytes\n");

@@ -16,15 +16,12 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.DoubleWritable;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.cloudtalk.itchy.examples.DataGenerator;
-import org.cloudtalk.itchy.examples.Lineitem;
-import org.cloudtalk.itchy.examples.LongPairWritable;
 import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
 import org.junit.jupiter.api.AfterAll;
@@ -57,53 +54,14 @@ class ItchyTest {
 
     static final Example WORD_COUNT = new Example(
             "wordcount",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(WordCount.TokenMapper.class)
-                    .combiner(WordCount.SumReducer.class)
-                    .reducer(WordCount.SumReducer.class)
-                    .mapOutput(Text.class, IntWritable.class)
-                    .output(Text.class, IntWritable.class)
-                    .setMerge(WordCount.SumMerge.class)
-                    .reducers(2),
+            ExampleJobs::wordCount,
             (fs, file, rows, seed) -> DataGenerator.text(fs, file, rows, 3000, seed));
     static final Example JOB_AVG = new Example(
-            "jobavg",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(Sales.CategoryPriceMapper.class)
-                    .reducer(Sales.AverageReducer.class)
-                    .mapOutput(Text.class, LongWritable.class)
-                    .output(Text.class, DoubleWritable.class)
-                    .reducers(2),
-            (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
+            "jobavg", ExampleJobs::jobAvg, (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
     static final Example JOB_SUM = new Example(
-            "jobsum",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(Sales.CategoryPriceMapper.class)
-                    .combiner(Sales.SumReducer.class)
-                    .reducer(Sales.SumReducer.class)
-                    .mapOutput(Text.class, LongWritable.class)
-                    .output(Text.class, LongWritable.class)
-                    .setMerge(Sales.SumMerge.class)
-                    .reducers(2),
-            (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
-    static final Example JOB1 = new Example(
-            "job1",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(Lineitem.Job1Mapper.class)
-                    .reducer(Lineitem.Job1Reducer.class)
-                    .mapOutput(Text.class, LongPairWritable.class)
-                    .output(Text.class, Text.class)
-                    .reducers(2),
-            DataGenerator::lineitem);
-    static final Example JOB2 = new Example(
-            "job2",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(Lineitem.Job2Mapper.class)
-                    .reducer(Lineitem.Job2Reducer.class)
-                    .mapOutput(Text.class, Text.class)
-                    .output(Text.class, Text.class)
-                    .reducers(2),
-            DataGenerator::lineitem);
+            "jobsum", ExampleJobs::jobSum, (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
+    static final Example JOB1 = new Example("job1", ExampleJobs::job1, DataGenerator::lineitem);
+    static final Example JOB2 = new Example("job2", ExampleJobs::job2, DataGenerator::lineitem);
 
     @BeforeAll
     static void start() throws Exception {
