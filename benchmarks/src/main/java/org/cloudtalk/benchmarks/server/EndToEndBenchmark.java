@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,15 +39,14 @@ public final class EndToEndBenchmark {
         Path key = dir.resolve("key");
         Files.writeString(key, "end-to-end-benchmark-key-0123456789");
         int daemonPort = 21_000 + ThreadLocalRandom.current().nextInt(9_000);
-        Process daemons = java(
+        try (ChildJvm daemons = ChildJvm.start(
                 dir.resolve("daemons.log"),
                 "256m",
                 Daemons.class.getName(),
                 Integer.toString(DAEMONS),
                 Integer.toString(daemonPort),
-                key.toString());
-        try {
-            waitFor(dir.resolve("daemons.log"), "ready", daemons);
+                key.toString())) {
+            daemons.awaitLogLine("ready");
             StringBuilder candidates = new StringBuilder();
             for (int i = 1; i <= DAEMONS; i++) {
                 candidates.append(i == 1 ? "" : " ").append("127.0.0.").append(i);
@@ -75,10 +73,9 @@ public final class EndToEndBenchmark {
                                 "limits.burst=10000000",
                                 "workers=16",
                                 ""));
-                Process server = java(
-                        dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString());
-                try {
-                    waitForHealth(port, server);
+                try (ChildJvm server = ChildJvm.start(
+                        dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
+                    server.awaitHealthy(port);
                     load(port, query, clients, 3); // warm-up
                     // Latency of one query at a time, and what the server sustains with every client busy.
                     for (int concurrency : new int[] {1, clients}) {
@@ -96,14 +93,8 @@ public final class EndToEndBenchmark {
                                 result.answered,
                                 result.errors);
                     }
-                } finally {
-                    server.destroy();
-                    server.waitFor(10, TimeUnit.SECONDS);
                 }
             }
-        } finally {
-            daemons.destroy();
-            daemons.waitFor(10, TimeUnit.SECONDS);
         }
     }
 
@@ -153,53 +144,6 @@ public final class EndToEndBenchmark {
                 all.length / elapsed,
                 all.length,
                 errors.get());
-    }
-
-    private static Process java(Path log, String heap, String mainClass, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp",
-                System.getProperty("java.class.path"),
-                mainClass));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-    }
-
-    private static void waitFor(Path log, String marker, Process process) throws Exception {
-        for (int i = 0; i < 600; i++) {
-            if (Files.exists(log) && Files.readString(log).contains(marker)) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("child exited: " + Files.readString(log));
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("child not ready: " + Files.readString(log));
-    }
-
-    private static void waitForHealth(int port, Process server) throws Exception {
-        for (int i = 0; i < 600; i++) {
-            try (Socket socket = new Socket("127.0.0.1", port)) {
-                socket.getOutputStream()
-                        .write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                if (RawHttp.readResponse(new BufferedInputStream(socket.getInputStream())) == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                if (!server.isAlive()) {
-                    throw new IllegalStateException("server exited", e);
-                }
-                Thread.sleep(100);
-            }
-        }
-        throw new IllegalStateException("server not healthy");
     }
 
     /** The daemons' process: {@code DAEMONS PORT KEYFILE}; prints "ready" when all answer. */

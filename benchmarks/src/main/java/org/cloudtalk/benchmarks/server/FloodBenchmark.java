@@ -58,21 +58,9 @@ public final class FloodBenchmark {
                         "limits.burst=20",
                         "workers=8",
                         ""));
-        Process server = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx512m",
-                        "-XX:+UseSerialGC",
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ServerMain.class.getName(),
-                        "--config",
-                        config.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("server.log").toFile())
-                .start();
-        try {
-            Thread.sleep(3000);
+        try (ChildJvm server = ChildJvm.start(
+                dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
+            server.awaitHealthy(port);
             victim(port, 3); // warm-up
             double[] alone = victim(port, seconds);
             AtomicBoolean flooding = new AtomicBoolean(true);
@@ -112,9 +100,6 @@ public final class FloodBenchmark {
                     floodRate,
                     100.0 * refused.get() / Math.max(1, sent.get()),
                     flooded[1] / alone[1]);
-        } finally {
-            server.destroy();
-            server.waitFor(10, TimeUnit.SECONDS);
         }
     }
 
