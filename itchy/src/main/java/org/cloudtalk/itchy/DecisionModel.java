@@ -14,17 +14,38 @@ public final class DecisionModel {
     public static final double DEFAULT_THRESHOLD = 1000;
 
     /** What the first job's map sample showed. */
-    public record Sample(double avgRuntimeMillis, double avgValSize, double avgSelectivity, long records) {
+    public record Sample(
+            double avgRuntimeMillis, double avgValSize, double avgSelectivity, long records, long distinctKeys) {
         @Override
         public String toString() {
             return String.format(
                     Locale.ROOT,
-                    "avgRuntime=%.4f ms, avgValSize=%.1f B, avgSelectivity=%.2f (%d records)",
+                    "avgRuntime=%.4f ms, avgValSize=%.1f B, avgSelectivity=%.2f (%d records, %d distinct keys)",
                     avgRuntimeMillis,
                     avgValSize,
                     avgSelectivity,
-                    records);
+                    records,
+                    distinctKeys);
         }
+
+        /**
+         * Whether keys repeat so much that any increment will touch most of them: fewer than one distinct key per
+         * 100 intermediate values in the sample. Algorithm 2 does not weigh this; it is reported as a warning.
+         */
+        public boolean fewDistinctKeys() {
+            double outputs = avgSelectivity * records;
+            return outputs >= 100 && distinctKeys * 100 < outputs;
+        }
+    }
+
+    /** A warning to show with the decision when the sample predicts little gain from any increment, else empty. */
+    public static String cardinalityWarning(Sample sample, boolean mergeFunctionSpecified) {
+        if (mergeFunctionSpecified || !sample.fewDistinctKeys()) {
+            return "";
+        }
+        return "; warning: only " + sample.distinctKeys() + " distinct keys in the sample, so every increment is likely"
+                + " to touch most keys: QMC would re-read most of the base input and MO most of the stored values,"
+                + " little faster than a recompute (a merge function would avoid both)";
     }
 
     private DecisionModel() {}

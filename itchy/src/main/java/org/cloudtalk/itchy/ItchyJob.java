@@ -35,6 +35,7 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -75,11 +76,25 @@ public final class ItchyJob {
     private Class<?> outputKey;
     private Class<?> outputValue;
     private int reducers = 1;
+    /** The steps of the run in progress, for its report. */
+    private List<Phase> phases = new ArrayList<>();
 
     /** What a run did: the technique, why, and its counters. */
-    public record RunReport(ItchyMode mode, String decision, Counters counters, Path output) {
+    public record RunReport(ItchyMode mode, String decision, Counters counters, Path output, List<Phase> phases) {
+        public RunReport {
+            phases = List.copyOf(phases);
+        }
+
         public long counter(Enum<?> counter) {
             return counters.findCounter(counter).getValue();
+        }
+    }
+
+    /** How long one step of a run took: the sample, a key pass, offset lookups, the job itself. */
+    public record Phase(String name, double seconds) {
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%s %.2f s", name, seconds);
         }
     }
 
@@ -145,26 +160,37 @@ public final class ItchyJob {
         }
         String decision;
         ItchyMode mode;
+        phases = new ArrayList<>();
+        long sampleStart = System.nanoTime();
+        DecisionModel.Sample sample = requested == ItchyMode.OFF
+                ? null
+                : MapSampler.sampleDeterministic(
+                        conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
+        phases.add(new Phase("map sample", seconds(sampleStart)));
         if (requested == ItchyMode.AUTO) {
-            DecisionModel.Sample sample =
-                    MapSampler.sample(conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
             double threshold = conf.getDouble(ItchyConf.QMC_THRESHOLD, DecisionModel.DEFAULT_THRESHOLD);
             mode = DecisionModel.decide(sample, mergeClass != null, threshold);
             decision = "decision model: " + sample + ", merge function " + (mergeClass != null ? "given" : "none")
-                    + ", threshold " + threshold + " B/ms -> " + mode;
+                    + ", threshold " + threshold + " B/ms -> " + mode
+                    + DecisionModel.cardinalityWarning(sample, mergeClass != null);
         } else {
             mode = requested;
-            decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT);
+            decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + (sample == null ? "" : " (" + sample + ")");
         }
         if (mode == ItchyMode.MERGE && mergeClass == null) {
             throw new ItchyException(
                     "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
         }
-        log.info("itchy {}: first job with {} ({})", name, mode, decision);
+        if (decision.contains("; warning: ")) {
+            log.warn("itchy {}: {}", name, decision);
+        } else {
+            log.info("itchy {}: first job with {} ({})", name, mode, decision);
+        }
         if (mode == ItchyMode.OFF) {
             Job job = plainJob(files, output);
             run(job, "first job");
-            return new RunReport(mode, decision, job.getCounters(), output);
+            return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             IncrementalStore.ensureTable(connection, conf);
@@ -189,7 +215,7 @@ public final class ItchyJob {
                     conf,
                     new JobRecord(
                             name, signatureHex(), mode, 0, multiEmit, decision, datasets, List.of(qualified(output))));
-            return new RunReport(mode, decision, job.getCounters(), output);
+            return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
     }
 
@@ -219,6 +245,7 @@ public final class ItchyJob {
                 throw new ItchyException("no appended files under " + appended);
             }
             int increment = record.committed() + 1;
+            phases = new ArrayList<>();
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
             Set<Integer> newIds = new HashSet<>();
             for (Path file : files) {
@@ -249,6 +276,13 @@ public final class ItchyJob {
                 if (record.mode() == ItchyMode.QMC) {
                     prepareQmc(connection, record, job, files, newIds, datasets, scratch);
                 } else {
+                    if (record.mode() == ItchyMode.MO) {
+                        job.getConfiguration()
+                                .set(
+                                        ItchyConf.MO_KEYS,
+                                        runKeyPass(record, files, newIds, datasets, scratch)
+                                                .toString());
+                    }
                     FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
                     job.setInputFormatClass(TextInputFormat.class);
                 }
@@ -266,7 +300,7 @@ public final class ItchyJob {
                                 datasets,
                                 outputs));
                 log.info("itchy {}: increment {} committed ({} files)", name, increment, files.size());
-                return new RunReport(record.mode(), record.decision(), job.getCounters(), differentialOutput);
+                return new RunReport(record.mode(), record.decision(), job.getCounters(), differentialOutput, phases);
             } finally {
                 fs.delete(scratch, true);
             }
@@ -286,24 +320,8 @@ public final class ItchyJob {
             List<JobRecord.Dataset> datasets,
             Path scratch)
             throws IOException, InterruptedException {
-        Path keysDir = new Path(scratch, "keys");
-        Job keysJob = itchyJob(
-                ItchyMode.QMC,
-                record.committed() + 1,
-                record.committed(),
-                datasets,
-                newIds,
-                record.outputs(),
-                "increment keys",
-                keysDir);
-        keysJob.setReducerClass(DistinctKeysReducer.class);
-        keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
-        keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
-        keysJob.setOutputKeyClass(BytesWritable.class);
-        keysJob.setOutputValueClass(NullWritable.class);
-        FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
-        run(keysJob, "increment key pass");
-
+        Path keysDir = runKeyPass(record, files, newIds, datasets, scratch);
+        long lookupStart = System.nanoTime();
         Map<Integer, LongList> offsets = new HashMap<>();
         byte[] signature = HexFormat.of().parseHex(record.signature());
         try (Table table = connection.getTable(IncrementalStore.table(conf))) {
@@ -348,12 +366,40 @@ public final class ItchyJob {
                     .ifPresent(d -> inputs.add(new Path(d.path())));
         }
         log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
+        phases.add(new Phase("offset lookups", seconds(lookupStart)));
         job.getConfiguration().set(ItchyConf.RELEVANT_OFFSETS, offsetsDir.toString());
         if (record.multiEmit()) {
             job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
         }
         FileInputFormat.setInputPaths(job, inputs.toArray(Path[]::new));
         job.setInputFormatClass(IncrementInputFormat.class);
+    }
+
+    /**
+     * Maps the appended records and writes their distinct intermediate keys, partitioned and sorted as the increment's
+     * reducers will see them (same partitioner, same sort, same number of reducers): part i holds reducer i's keys.
+     */
+    private Path runKeyPass(
+            JobRecord record, List<Path> files, Set<Integer> newIds, List<JobRecord.Dataset> datasets, Path scratch)
+            throws IOException, InterruptedException {
+        Path keysDir = new Path(scratch, "keys");
+        Job keysJob = itchyJob(
+                ItchyMode.QMC,
+                record.committed() + 1,
+                record.committed(),
+                datasets,
+                newIds,
+                record.outputs(),
+                "increment keys",
+                keysDir);
+        keysJob.setReducerClass(DistinctKeysReducer.class);
+        keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
+        keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
+        keysJob.setOutputKeyClass(BytesWritable.class);
+        keysJob.setOutputValueClass(NullWritable.class);
+        FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
+        run(keysJob, "increment " + (record.committed() + 1) + " (key pass)");
+        return keysDir;
     }
 
     /** A growable array of longs: millions of offsets without boxing. */
@@ -468,19 +514,44 @@ public final class ItchyJob {
         return job;
     }
 
-    private static void run(Job job, String what) throws IOException, InterruptedException {
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private void run(Job job, String what) throws IOException, InterruptedException {
+        long start = System.nanoTime();
         try {
             if (!job.waitForCompletion(false)) {
-                throw new ItchyException(what + " failed: " + job.getStatus().getFailureInfo());
+                throw new ItchyException(what + " failed: " + job.getStatus().getFailureInfo() + taskFailures(job));
             }
         } catch (ClassNotFoundException e) {
             throw new ItchyException(what + " could not load a class: " + e.getMessage());
         }
+        phases.add(new Phase(what, seconds(start)));
     }
 
-    /** The job's identity: its classes and the configuration keys listed in itchy.signature.keys. */
+    /** The first failed task's diagnostics: the job's own failure info is often just "NA". */
+    private static String taskFailures(Job job) throws InterruptedException {
+        try {
+            for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
+                if (event.getStatus() == TaskCompletionEvent.Status.FAILED) {
+                    String[] diagnostics = job.getTaskDiagnostics(event.getTaskAttemptId());
+                    return "; task " + event.getTaskAttemptId() + ": "
+                            + (diagnostics == null || diagnostics.length == 0 ? "no diagnostics" : diagnostics[0]);
+                }
+            }
+        } catch (IOException e) {
+            return "; task diagnostics unavailable: " + e.getMessage();
+        }
+        return "";
+    }
+
+    /**
+     * The job's identity: its name (two jobs of the same classes over different data must not share rows), its
+     * classes and the configuration keys listed in itchy.signature.keys.
+     */
     String signatureHex() {
-        StringBuilder identity = new StringBuilder();
+        StringBuilder identity = new StringBuilder(name).append('\n');
         for (Class<?> type :
                 Arrays.asList(mapper, reducer, combiner, mergeClass(), mapKey, mapValue, outputKey, outputValue)) {
             identity.append(type == null ? "-" : type.getName()).append('\n');

@@ -27,27 +27,23 @@ public final class ItchyOutput {
                 .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
         Map<WritableComparable, Writable> result = new TreeMap<>();
         for (int i = 0; i <= record.committed(); i++) {
-            Path dir = new Path(record.outputs().get(i));
-            FileSystem fs = dir.getFileSystem(conf);
-            for (FileStatus part : fs.listStatus(dir, path -> path.getName().startsWith("part-"))) {
-                try (SequenceFile.Reader reader =
-                        new SequenceFile.Reader(conf, SequenceFile.Reader.file(part.getPath()))) {
-                    WritableComparable key =
-                            (WritableComparable) ReflectionUtils.newInstance(reader.getKeyClass(), conf);
-                    Writable value = (Writable) ReflectionUtils.newInstance(reader.getValueClass(), conf);
-                    while (reader.next(key, value)) {
-                        result.put(WritableUtils.clone(key, conf), WritableUtils.clone(value, conf));
-                    }
-                }
-            }
+            readInto(conf, new Path(record.outputs().get(i)), result);
         }
         return result;
     }
 
-    /** Writes the current full result into {@code destination/part-r-00000}, sorted by key. */
+    /**
+     * Writes the current full result into {@code destination/part-r-00000}, sorted by key, and returns how many keys
+     * it holds. The job's own outputs stay as they are: Merge's stored positions point into them.
+     */
     public static long compact(Configuration conf, String name, Path destination) throws IOException {
+        FileSystem fs = destination.getFileSystem(conf);
+        if (fs.exists(destination)) {
+            throw new ItchyException(destination + " exists; compact into a new directory");
+        }
         Map<WritableComparable, Writable> result = current(conf, name);
         if (result.isEmpty()) {
+            fs.mkdirs(destination);
             return 0;
         }
         Map.Entry<WritableComparable, Writable> first =
@@ -67,6 +63,12 @@ public final class ItchyOutput {
     /** A plain job's SequenceFile output (e.g. a full recompute) as the same kind of map, for comparison. */
     public static Map<WritableComparable, Writable> read(Configuration conf, Path dir) throws IOException {
         Map<WritableComparable, Writable> result = new TreeMap<>();
+        readInto(conf, dir, result);
+        return result;
+    }
+
+    private static void readInto(Configuration conf, Path dir, Map<WritableComparable, Writable> result)
+            throws IOException {
         FileSystem fs = dir.getFileSystem(conf);
         for (FileStatus part : fs.listStatus(dir, path -> path.getName().startsWith("part-"))) {
             try (SequenceFile.Reader reader = new SequenceFile.Reader(conf, SequenceFile.Reader.file(part.getPath()))) {
@@ -77,6 +79,5 @@ public final class ItchyOutput {
                 }
             }
         }
-        return result;
     }
 }

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -18,8 +19,9 @@ import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 
 /**
  * Runs the user's unchanged reducer. For each key it writes Itchy's incremental data in one HBase operation: QMC the
- * key's offsets (piggy-backed through the shuffle), MO the key's intermediate values. For an MO increment it first
- * reads the key's stored values (one Get per key) and hands them to the reducer ahead of the new ones (Algorithm 1).
+ * key's offsets (piggy-backed through the shuffle), MO the key's intermediate values (folded by the job's combiner,
+ * if it has one). For an MO increment it first reads the key's stored values (read ahead in batches) and hands them
+ * to the reducer ahead of the new ones (Algorithm 1).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Object> {
@@ -33,8 +35,13 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
         try (Connection connection = persists ? ConnectionFactory.createConnection(conf) : null;
                 BufferedMutator mutator =
                         persists ? connection.getBufferedMutator(IncrementalStore.table(conf)) : null;
-                Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null) {
+                Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null;
+                StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
             Writables writables = new Writables();
+            Class<?> combinerClass = conf.getClass(ItchyConf.USER_COMBINER, null);
+            StoredValueCombiner storedCombiner = settings.mode() == ItchyMode.MO && combinerClass != null
+                    ? new StoredValueCombiner(conf, combinerClass, context)
+                    : null;
             Object[] current = {null, null}; // UserValues, row key
             Runnable finishKey = () -> {
                 if (current[0] == null) {
@@ -60,7 +67,7 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
                                     settings.signature(), writables.bytes((Writable) context.getCurrentKey()))
                             : null;
                     List<byte[]> stored = settings.mode() == ItchyMode.MO && settings.incremental()
-                            ? storedValues(table, row, settings.committed(), context)
+                            ? storedValues(prefetch, table, row, settings.committed(), context)
                             : List.of();
                     UserValues values = new UserValues(
                             context.getValues(),
@@ -68,7 +75,7 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
                             valueClass,
                             conf,
                             settings.mode() == ItchyMode.MO,
-                            persists ? sink(settings, row, mutator, context) : null);
+                            persists ? sink(settings, row, mutator, storedCombiner, context) : null);
                     current[0] = values;
                     current[1] = row;
                     return values;
@@ -79,9 +86,30 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
         }
     }
 
-    private static List<byte[]> storedValues(Table table, byte[] row, int committed, Context context)
-            throws IOException {
-        Result result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+    /** For an MO increment: this task's stored values, read ahead in the order of the key pass's partition file. */
+    private static StoredValuesPrefetch prefetch(
+            Configuration conf, TaskSettings settings, Connection connection, Context context) throws IOException {
+        String keys = conf.get(ItchyConf.MO_KEYS);
+        if (settings.mode() != ItchyMode.MO || !settings.incremental() || keys == null) {
+            return null;
+        }
+        Path keyFile = new Path(
+                keys,
+                ItchyOutputFormat.partFile(
+                        context.getTaskAttemptID().getTaskID().getId()));
+        if (!keyFile.getFileSystem(conf).exists(keyFile)) {
+            return null;
+        }
+        return new StoredValuesPrefetch(conf, connection, keyFile, settings.signature());
+    }
+
+    private static List<byte[]> storedValues(
+            StoredValuesPrefetch prefetch, Table table, byte[] row, int committed, Context context)
+            throws IOException, InterruptedException {
+        Result result = prefetch == null ? null : prefetch.take(row);
+        if (result == null) {
+            result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+        }
         List<byte[]> values = new ArrayList<>();
         List<byte[]> concatenated = IncrementalStore.committed(result, IncrementalStore.MO, "v", committed);
         List<byte[]> lengths = IncrementalStore.committed(result, IncrementalStore.MO, "l", committed);
@@ -94,11 +122,22 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
 
     /** Writes a key's data as it comes, one cell per chunk: rows of keys with millions of values stay writable. */
     private static UserValues.ChunkSink sink(
-            TaskSettings settings, byte[] row, BufferedMutator mutator, Context context) {
+            TaskSettings settings,
+            byte[] row,
+            BufferedMutator mutator,
+            StoredValueCombiner storedCombiner,
+            Context context) {
         int[] chunks = {0};
         return new UserValues.ChunkSink() {
             @Override
-            public void values(byte[] concatenated, byte[] lengths) {
+            public void values(byte[] uncombined, byte[] uncombinedLengths) {
+                byte[] concatenated = uncombined;
+                byte[] lengths = uncombinedLengths;
+                if (storedCombiner != null) {
+                    StoredValueCombiner.Chunk combined = combine(uncombined, uncombinedLengths);
+                    concatenated = combined.values();
+                    lengths = combined.lengths();
+                }
                 int chunk = chunks[0]++;
                 mutate(new Put(row)
                         .addColumn(
@@ -137,6 +176,17 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
                                 IncrementalStore.QMC,
                                 IncrementalStore.qualifier("d", settings.increment(), chunk),
                                 java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES)));
+            }
+
+            private StoredValueCombiner.Chunk combine(byte[] values, byte[] lengths) {
+                try {
+                    return storedCombiner.combine(values, lengths);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while combining stored values", e);
+                }
             }
 
             private void mutate(Put put) {

@@ -1,6 +1,13 @@
 package org.cloudtalk.itchy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,14 +28,36 @@ import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 
 /**
- * Samples the decision model's inputs at the start of the first job: runs the user's mapper over the first records of
- * the first input file in this JVM, timing it and measuring what it emits.
+ * Runs the user's mapper in this JVM over the first records of the first input file before a first job: to sample the
+ * decision model's inputs (timing it and measuring what it emits), and to catch a mapper that does not give the same
+ * output for the same records — every technique rests on re-running or re-using map output (§5.5).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 final class MapSampler {
     private MapSampler() {}
 
-    static DecisionModel.Sample sample(Configuration conf, Class<? extends Mapper> mapperClass, Path file, int records)
+    /** What one run over the sample showed, and a digest of everything the mapper emitted, in order. */
+    record Run(DecisionModel.Sample sample, String outputDigest) {}
+
+    /**
+     * Maps the sample twice, each time with a new mapper instance, and refuses a mapper whose outputs differ (random
+     * numbers, clocks, state kept across instances): its incremental results could not equal a recompute.
+     */
+    static DecisionModel.Sample sampleDeterministic(
+            Configuration conf, Class<? extends Mapper> mapperClass, Path file, int records)
+            throws IOException, InterruptedException {
+        Run first = run(conf, mapperClass, file, records);
+        Run second = run(conf, mapperClass, file, records);
+        if (!first.outputDigest().equals(second.outputDigest())) {
+            throw new ItchyException("mapper " + mapperClass.getName() + " emitted different output for the same "
+                    + first.sample().records() + " records of " + file + " in two runs: it looks non-deterministic "
+                    + "(random numbers, clocks, state shared across instances?), and Itchy's increments would not "
+                    + "equal a recompute; make it deterministic or run with itchy.mode=off");
+        }
+        return first.sample();
+    }
+
+    private static Run run(Configuration conf, Class<? extends Mapper> mapperClass, Path file, int records)
             throws IOException, InterruptedException {
         FileSystem fs = file.getFileSystem(conf);
         long length = fs.getFileStatus(file).getLen();
@@ -71,13 +100,19 @@ final class MapSampler {
             }
         };
         DataOutputBuffer buffer = new DataOutputBuffer();
+        MessageDigest digest = sha256();
+        Set<ByteBuffer> keys = new HashSet<>();
         RecordWriter measuring = new RecordWriter<Object, Object>() {
             @Override
             public void write(Object key, Object value) throws IOException {
                 counts[1]++;
                 buffer.reset();
+                ((Writable) key).write(buffer);
+                int keyLength = buffer.getLength();
                 ((Writable) value).write(buffer);
-                counts[2] += buffer.getLength();
+                counts[2] += buffer.getLength() - keyLength;
+                digest.update(buffer.getData(), 0, buffer.getLength());
+                keys.add(ByteBuffer.wrap(Arrays.copyOf(buffer.getData(), keyLength)));
             }
 
             @Override
@@ -91,10 +126,20 @@ final class MapSampler {
         long nanos = System.nanoTime() - start;
         limited.close();
         long sampled = Math.max(1, counts[0]);
-        return new DecisionModel.Sample(
+        DecisionModel.Sample sample = new DecisionModel.Sample(
                 nanos / 1e6 / sampled,
                 counts[1] == 0 ? 0 : (double) counts[2] / counts[1],
                 (double) counts[1] / sampled,
-                counts[0]);
+                counts[0],
+                keys.size());
+        return new Run(sample, HexFormat.of().formatHex(digest.digest()));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -48,9 +48,10 @@ final class ExampleJobs {
     static ItchyJob job1(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(Lineitem.Job1Mapper.class)
+                .combiner(Lineitem.Job1Combiner.class)
                 .reducer(Lineitem.Job1Reducer.class)
-                .mapOutput(Text.class, LongPairWritable.class)
-                .output(Text.class, Text.class)
+                .mapOutput(LongWritable.class, LongPairWritable.class)
+                .output(LongWritable.class, DoubleWritable.class)
                 .reducers(2);
     }
 

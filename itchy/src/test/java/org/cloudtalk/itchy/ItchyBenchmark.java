@@ -3,40 +3,67 @@ package org.cloudtalk.itchy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.cloudtalk.itchy.examples.DataGenerator;
 
 /**
- * The Itchy benchmark (a scripted run: {@code bin/itchy-bench MB}): on an HBase mini cluster with its MiniDFSCluster
- * and the local job runner, for Job1, Job2 and WordCount over the same generated data — the first job without and
- * with Itchy, then 1% appended and the Itchy increment vs a plain job recomputing everything. Reports runtime, HDFS
- * bytes read and HBase storage, checks the increment's result equals the recompute, and writes a CSV.
+ * The Itchy benchmark (a scripted run: {@code bin/itchy bench MB}): on an HBase mini cluster with its MiniDFSCluster
+ * and the local job runner, for Job1, Job2 and WordCount over the same generated data — the first job without Itchy,
+ * then, for the technique the decision model picks and for the alternatives, the first job with Itchy and an increment
+ * of 1% appended records; finally a plain job recomputing everything. Reports runtime, input bytes mapped and HBase
+ * storage, checks every increment's result equals the recompute, and writes a CSV and an SVG chart.
  */
 public final class ItchyBenchmark {
+    /** Rows per key, as TPC-H has per partkey (6M lineitems, 200,000 parts at scale factor 1). */
+    private static final int ROWS_PER_KEY = 30;
+
+    private static final int ROWS_PER_FILE = 200_000;
+
     private ItchyBenchmark() {}
 
     record Row(
             String job,
-            String technique,
+            ItchyMode technique,
+            boolean chosen,
             double plainFirst,
             double itchyFirst,
             double increment,
             double recompute,
-            long plainFirstRead,
-            long itchyFirstRead,
             long incrementRead,
             long recomputeRead,
-            long hbaseBytes) {}
+            long baseRecordsReread,
+            long hbaseBytes) {
+        double overheadPercent() {
+            return 100 * (itchyFirst / plainFirst - 1);
+        }
+
+        double speedup() {
+            return recompute / increment;
+        }
+    }
+
+    /** A job, its base and appended input, and the techniques to measure besides the decision model's choice. */
+    record Workload(
+            String job,
+            BiFunction<Configuration, String, ItchyJob> factory,
+            Path base,
+            Path append,
+            List<ItchyMode> alternatives) {}
 
     public static void main(String[] args) throws Exception {
         long megabytes = args.length > 0 ? Long.parseLong(args[0]) : 256;
@@ -46,31 +73,57 @@ public final class ItchyBenchmark {
             FileSystem fs = clusters.fileSystem();
             Configuration base = clusters.jobConf();
             base.setInt("mapreduce.local.map.tasks.maximum", 2);
+            // Job1's partkeys and Job2's (returnflag, linestatus) groups get ~30 rows each, as partkeys do in TPC-H.
+            long rowsWanted = (megabytes << 20) / bytesPerLineitemRow(fs);
+            DataGenerator.Cardinality cardinality = new DataGenerator.Cardinality(
+                    (int) Math.max(1, rowsWanted / ROWS_PER_KEY), (int) Math.max(1, rowsWanted / ROWS_PER_KEY / 2));
+            System.out.printf(Locale.ROOT, "lineitem cardinality: %s%n", cardinality);
             Path lineitem = new Path("/bench/lineitem/base");
             Path text = new Path("/bench/text/base");
-            generate(fs, lineitem, megabytes, (file, seed) -> DataGenerator.lineitem(fs, file, 200_000, seed));
-            generate(fs, text, megabytes, (file, seed) -> DataGenerator.text(fs, file, 200_000, 20_000, seed));
+            generate(
+                    fs,
+                    lineitem,
+                    megabytes,
+                    (file, seed) -> DataGenerator.lineitem(fs, file, ROWS_PER_FILE, seed, cardinality));
+            generate(fs, text, megabytes, (file, seed) -> DataGenerator.text(fs, file, ROWS_PER_FILE, 20_000, seed));
             Path lineitemAppend = new Path("/bench/lineitem/append");
             Path textAppend = new Path("/bench/text/append");
             appendOnePercent(
                     fs,
                     lineitem,
                     lineitemAppend,
-                    (file, rowsWanted) -> DataGenerator.lineitem(fs, file, (int) rowsWanted, 999));
+                    (file, rowsToWrite) -> DataGenerator.lineitem(fs, file, (int) rowsToWrite, 999, cardinality));
             appendOnePercent(
                     fs,
                     text,
                     textAppend,
-                    (file, rowsWanted) -> DataGenerator.text(fs, file, (int) rowsWanted, 20_000, 999));
-            rows.add(run(base, "Job1", ExampleJobs::job1, lineitem, lineitemAppend));
-            rows.add(run(base, "Job2", ExampleJobs::job2, lineitem, lineitemAppend));
-            rows.add(run(base, "WordCount", ExampleJobs::wordCount, text, textAppend));
+                    (file, rowsToWrite) -> DataGenerator.text(fs, file, (int) rowsToWrite, 20_000, 999));
+            List<Workload> workloads = List.of(
+                    new Workload("Job1", ExampleJobs::job1, lineitem, lineitemAppend, List.of(ItchyMode.QMC)),
+                    new Workload("Job2", ExampleJobs::job2, lineitem, lineitemAppend, List.of(ItchyMode.MO)),
+                    new Workload("WordCount", ExampleJobs::wordCount, text, textAppend, List.of()));
+            for (Workload workload : workloads) {
+                try {
+                    List<Row> measured = run(base, workload);
+                    measured.forEach(row -> System.out.println("measured: " + row));
+                    rows.addAll(measured);
+                } catch (Exception e) {
+                    // Report what the other workloads measured, and say plainly which one failed.
+                    System.out.println("FAILED: " + workload.job());
+                    e.printStackTrace(System.out);
+                }
+            }
         }
-        StringBuilder out = new StringBuilder("job,technique,plain_first_s,itchy_first_s,increment_s,recompute_s,"
-                + "plain_first_read,itchy_first_read,increment_read,recompute_read,hbase_bytes\n");
+        report(rows, csv);
+    }
+
+    private static void report(List<Row> rows, String csv) throws IOException {
+        StringBuilder out =
+                new StringBuilder("job,technique,chosen,plain_first_s,itchy_first_s,increment_s,recompute_s,"
+                        + "increment_read,recompute_read,base_records_reread,hbase_bytes\n");
         System.out.printf(
                 Locale.ROOT,
-                "%n%-10s %-6s %9s %9s %8s %9s %9s %8s %13s %13s %11s%n",
+                "%n%-10s %-7s %9s %9s %8s %9s %9s %8s %11s %11s %11s %10s%n",
                 "job",
                 "tech",
                 "plain 1st",
@@ -79,45 +132,57 @@ public final class ItchyBenchmark {
                 "increment",
                 "recompute",
                 "speedup",
-                "inc read",
-                "full read",
+                "inc mapped",
+                "full mapped",
+                "re-read",
                 "hbase");
         for (Row row : rows) {
             System.out.printf(
                     Locale.ROOT,
-                    "%-10s %-6s %8.1fs %8.1fs %7.1f%% %8.2fs %8.1fs %7.1fx %13d %13d %11d%n",
+                    "%-10s %-7s %8.1fs %8.1fs %7.1f%% %8.2fs %8.1fs %7.1fx %11d %11d %11d %10d%n",
                     row.job(),
-                    row.technique(),
+                    row.technique() + (row.chosen() ? "*" : ""),
                     row.plainFirst(),
                     row.itchyFirst(),
-                    100 * (row.itchyFirst() / row.plainFirst() - 1),
+                    row.overheadPercent(),
                     row.increment(),
                     row.recompute(),
-                    row.recompute() / row.increment(),
+                    row.speedup(),
                     row.incrementRead(),
                     row.recomputeRead(),
+                    row.baseRecordsReread(),
                     row.hbaseBytes());
             out.append(String.format(
                     Locale.ROOT,
-                    "%s,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d,%d%n",
+                    "%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d%n",
                     row.job(),
                     row.technique(),
+                    row.chosen(),
                     row.plainFirst(),
                     row.itchyFirst(),
                     row.increment(),
                     row.recompute(),
-                    row.plainFirstRead(),
-                    row.itchyFirstRead(),
                     row.incrementRead(),
                     row.recomputeRead(),
+                    row.baseRecordsReread(),
                     row.hbaseBytes()));
         }
+        System.out.println("* = the decision model's choice");
         Files.writeString(java.nio.file.Path.of(csv), out);
-        System.out.println("wrote " + csv);
+        String svg = csv.replaceFirst("\\.csv$", "") + ".svg";
+        Files.writeString(java.nio.file.Path.of(svg), BenchmarkChart.svg(rows));
+        System.out.println("wrote " + csv + " and " + svg);
     }
 
     interface FileWriter {
         long write(Path file, long seedOrRows) throws Exception;
+    }
+
+    private static long bytesPerLineitemRow(FileSystem fs) throws Exception {
+        Path probe = new Path("/bench/probe.txt");
+        long bytes = DataGenerator.lineitem(fs, probe, 10_000, 1);
+        fs.delete(probe, false);
+        return bytes / 10_000;
     }
 
     private static void generate(FileSystem fs, Path dir, long megabytes, FileWriter writer) throws Exception {
@@ -130,9 +195,8 @@ public final class ItchyBenchmark {
 
     private static void appendOnePercent(FileSystem fs, Path base, Path append, FileWriter writer) throws Exception {
         long baseBytes = fs.getContentSummary(base).getLength();
-        long rows = 200_000;
         long fileBytes = fs.getFileStatus(fs.listStatus(base)[0].getPath()).getLen();
-        writer.write(new Path(append, "part.txt"), Math.max(1, rows * (baseBytes / 100) / fileBytes));
+        writer.write(new Path(append, "part.txt"), Math.max(1, ROWS_PER_FILE * (baseBytes / 100) / fileBytes));
         System.out.printf(
                 Locale.ROOT,
                 "appended %s: %.1f MB (%.2f%%)%n",
@@ -141,53 +205,89 @@ public final class ItchyBenchmark {
                 100.0 * fs.getContentSummary(append).getLength() / baseBytes);
     }
 
-    private static Row run(
-            Configuration base,
-            String job,
-            BiFunction<Configuration, String, ItchyJob> factory,
-            Path input,
-            Path append)
-            throws Exception {
-        Configuration off = new Configuration(base);
-        off.set(ItchyConf.MODE, "off");
-        Configuration auto = new Configuration(base);
-        auto.set(ItchyConf.MODE, "auto");
-        String out = "/bench/out/" + job;
-        long t0 = System.nanoTime();
-        factory.apply(off, job + "-plain").runFirst(List.of(input), new Path(out + "/plain"));
-        long t1 = System.nanoTime();
-        ItchyJob itchy = factory.apply(auto, job);
-        ItchyJob.RunReport first = itchy.runFirst(List.of(input), new Path(out + "/base"));
-        long t2 = System.nanoTime();
-        long storage = hbaseBytes(base);
-        ItchyJob.RunReport increment = itchy.runIncrement(List.of(append), new Path(out + "/inc-1"));
-        long t3 = System.nanoTime();
-        factory.apply(off, job + "-full").runFirst(List.of(input, append), new Path(out + "/full"));
-        long t4 = System.nanoTime();
-        if (!ItchyOutput.current(base, job).equals(ItchyOutput.read(base, new Path(out + "/full")))) {
-            throw new IllegalStateException(job + ": the incremental result differs from the full recompute");
+    /** The decision model's technique first, then each alternative, all against one plain first job and recompute. */
+    private static List<Row> run(Configuration base, Workload workload) throws Exception {
+        String out = "/bench/out/" + workload.job();
+        // Warm up the JIT and page cache on the small append, so the first timed job does not pay for it.
+        workload.factory()
+                .apply(mode(base, "off"), workload.job() + "-warm-up")
+                .runFirst(List.of(workload.append()), new Path(out + "/warm-up"));
+        double plainFirst = timed(() -> workload.factory()
+                .apply(mode(base, "off"), workload.job() + "-plain")
+                .runFirst(List.of(workload.base()), new Path(out + "/plain")));
+        List<Measured> measured = new ArrayList<>();
+        measured.add(runItchy(base, workload, "auto"));
+        for (ItchyMode alternative : workload.alternatives()) {
+            if (alternative == measured.get(0).first().mode()) {
+                continue;
+            }
+            measured.add(runItchy(base, workload, alternative.name().toLowerCase(Locale.ROOT)));
         }
-        System.out.println(job + ": " + first.decision());
-        return new Row(
-                job,
-                first.mode().name(),
-                (t1 - t0) / 1e9,
-                (t2 - t1) / 1e9,
-                (t3 - t2) / 1e9,
-                (t4 - t3) / 1e9,
-                inputBytes(base, input),
-                read(first.counters()),
-                read(increment.counters()),
-                inputBytes(base, input, append),
-                storage);
+        double recompute = timed(() -> workload.factory()
+                .apply(mode(base, "off"), workload.job() + "-full")
+                .runFirst(List.of(workload.base(), workload.append()), new Path(out + "/full")));
+        var full = ItchyOutput.read(base, new Path(out + "/full"));
+        long recomputeRead = inputBytes(base, workload.base(), workload.append());
+        List<Row> rows = new ArrayList<>();
+        for (Measured m : measured) {
+            if (!ItchyOutput.current(base, m.name()).equals(full)) {
+                throw new IllegalStateException(m.name() + ": the incremental result differs from the full recompute");
+            }
+            System.out.println(m.name() + ": " + m.first().decision());
+            System.out.println(m.name() + ": first job " + m.first().phases() + "; increment "
+                    + m.increment().phases());
+            rows.add(new Row(
+                    workload.job(),
+                    m.first().mode(),
+                    m == measured.get(0),
+                    plainFirst,
+                    m.firstSeconds(),
+                    m.incrementSeconds(),
+                    recompute,
+                    m.increment().counter(ItchyCounters.INPUT_BYTES_MAPPED),
+                    recomputeRead,
+                    m.increment().counter(ItchyCounters.BASE_RECORDS_REREAD),
+                    m.hbaseBytes()));
+        }
+        return rows;
     }
 
-    /**
-     * Input bytes mapped, as Itchy counts them (a plain job maps its whole input). Hadoop's byte counters come from
-     * per-JVM FileSystem statistics, and this JVM also runs HBase, so they would count HBase's I/O too.
-     */
-    private static long read(Counters counters) {
-        return counters.findCounter(ItchyCounters.INPUT_BYTES_MAPPED).getValue();
+    record Measured(
+            String name,
+            ItchyJob.RunReport first,
+            double firstSeconds,
+            ItchyJob.RunReport increment,
+            double incrementSeconds,
+            long hbaseBytes) {}
+
+    private static Measured runItchy(Configuration base, Workload workload, String mode) throws Exception {
+        String name = workload.job() + "-" + mode;
+        String out = "/bench/out/" + name;
+        ItchyJob itchy = workload.factory().apply(mode(base, mode), name);
+        long t0 = System.nanoTime();
+        ItchyJob.RunReport first = itchy.runFirst(List.of(workload.base()), new Path(out + "/base"));
+        long t1 = System.nanoTime();
+        long storage = hbaseBytes(base, name);
+        long t2 = System.nanoTime();
+        ItchyJob.RunReport increment = itchy.runIncrement(List.of(workload.append()), new Path(out + "/inc-1"));
+        long t3 = System.nanoTime();
+        return new Measured(name, first, (t1 - t0) / 1e9, increment, (t3 - t2) / 1e9, storage);
+    }
+
+    interface Action {
+        void run() throws Exception;
+    }
+
+    private static double timed(Action action) throws Exception {
+        long start = System.nanoTime();
+        action.run();
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static Configuration mode(Configuration base, String mode) {
+        Configuration conf = new Configuration(base);
+        conf.set(ItchyConf.MODE, mode);
+        return conf;
     }
 
     private static long inputBytes(Configuration conf, Path... paths) throws IOException {
@@ -198,14 +298,30 @@ public final class ItchyBenchmark {
         return bytes;
     }
 
-    /** The Itchy table's size on HDFS after a flush (store files; the WAL is not counted). */
-    private static long hbaseBytes(Configuration conf) throws IOException {
+    /**
+     * What a job keeps in HBase: the bytes of its cells (row, family, qualifier, timestamp, value), counted by a
+     * key-only scan of its rows. Store-file sizes would also count compactions in progress and the other jobs.
+     */
+    private static long hbaseBytes(Configuration conf, String name) throws IOException {
+        byte[] signature = HexFormat.of()
+                .parseHex(ItchyJob.recordOf(conf, name).orElseThrow().signature());
         try (Connection connection = ConnectionFactory.createConnection(conf);
-                Admin admin = connection.getAdmin()) {
-            TableName table = IncrementalStore.table(conf);
-            admin.flush(table);
-            Path dir = new Path(conf.get("hbase.rootdir"), "data/default/" + table.getNameAsString());
-            return dir.getFileSystem(conf).getContentSummary(dir).getLength();
+                Table table = connection.getTable(IncrementalStore.table(conf));
+                ResultScanner scanner = table.getScanner(new Scan()
+                        .setStartStopRowForPrefixScan(signature)
+                        .setFilter(new KeyOnlyFilter(true))
+                        .setCaching(1000))) {
+            long bytes = 0;
+            for (Result result : scanner) {
+                for (Cell cell : result.rawCells()) {
+                    bytes += cell.getRowLength()
+                            + cell.getFamilyLength()
+                            + cell.getQualifierLength()
+                            + Long.BYTES
+                            + Bytes.toInt(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+                }
+            }
+            return bytes;
         }
     }
 }

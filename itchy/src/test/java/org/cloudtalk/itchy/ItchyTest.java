@@ -60,7 +60,13 @@ class ItchyTest {
             "jobavg", ExampleJobs::jobAvg, (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
     static final Example JOB_SUM = new Example(
             "jobsum", ExampleJobs::jobSum, (fs, file, rows, seed) -> DataGenerator.sales(fs, file, rows, 200, seed));
-    static final Example JOB1 = new Example("job1", ExampleJobs::job1, DataGenerator::lineitem);
+    /** 200 partkeys: a key gathers ~15 base rows, and appends hit keys that have some. */
+    static final Example JOB1 = new Example(
+            "job1",
+            ExampleJobs::job1,
+            (fs, file, rows, seed) ->
+                    DataGenerator.lineitem(fs, file, rows, seed, new DataGenerator.Cardinality(200, 3)));
+
     static final Example JOB2 = new Example("job2", ExampleJobs::job2, DataGenerator::lineitem);
 
     @BeforeAll
@@ -173,7 +179,10 @@ class ItchyTest {
                 WORD_COUNT.job().apply(conf, "decide-wc").runFirst(List.of(text), new Path("/itchy-test/decision/o3"));
         assertThat(job1.mode()).as(job1.decision()).isEqualTo(ItchyMode.MO);
         assertThat(job1.decision()).contains("avgValSize=16.0 B", "avgSelectivity=1.00");
+        assertThat(job1.decision()).doesNotContain("warning");
         assertThat(job2.mode()).as(job2.decision()).isEqualTo(ItchyMode.QMC);
+        // TPC-H's 3 return flags x 2 line statuses: every increment touches every group.
+        assertThat(job2.decision()).contains("6 distinct keys", "warning: only 6 distinct keys in the sample");
         assertThat(words.mode()).as(words.decision()).isEqualTo(ItchyMode.MERGE);
     }
 
@@ -202,12 +211,112 @@ class ItchyTest {
         assertThatThrownBy(() -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(base), new Path(root, "x")))
                 .hasMessageContaining("was already processed by job guarded");
 
+        ItchyJob random = ItchyJob.create(conf, "random")
+                .mapper(RandomScoreMapper.class)
+                .reducer(WordCount.SumReducer.class)
+                .mapOutput(Text.class, IntWritable.class)
+                .output(Text.class, IntWritable.class);
+        assertThatThrownBy(() -> random.runFirst(List.of(base), new Path(root, "random-out")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("looks non-deterministic");
+        assertThat(fs.exists(new Path(root, "random-out"))).isFalse();
+        assertThatThrownBy(() -> random.runIncrement(List.of(appended), new Path(root, "x")))
+                .hasMessageContaining("job random has no first job recorded");
+
         DataGenerator.sales(fs, new Path(root, "tmp.txt"), 201, 10, 43);
         fs.delete(new Path(base, "a.txt"), false);
         fs.rename(new Path(root, "tmp.txt"), new Path(base, "a.txt"));
         assertThatThrownBy(
                         () -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(appended), new Path(root, "x")))
                 .hasMessageContaining("was modified since it was processed");
+    }
+
+    /** Two jobs of the same classes over different data, increments interleaved: each must see only its own data. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO"})
+    void jobsOfTheSameClassesKeepTheirIncrementalDataApart(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        List<String> twins = List.of("twin-a-" + mode, "twin-b-" + mode);
+        Map<String, List<Path>> inputs = new java.util.HashMap<>();
+        for (int twin = 0; twin < 2; twin++) {
+            Path root = new Path("/itchy-test/" + twins.get(twin));
+            JOB_SUM.data().write(fs, new Path(root, "base/a.txt"), 400, 70 + twin);
+            inputs.put(twins.get(twin), new ArrayList<>(List.of(new Path(root, "base"))));
+            JOB_SUM.job()
+                    .apply(conf, twins.get(twin))
+                    .runFirst(List.of(new Path(root, "base")), new Path(root, "out-0"));
+        }
+        for (int increment = 1; increment <= 2; increment++) {
+            for (int twin = 0; twin < 2; twin++) {
+                String name = twins.get(twin);
+                Path root = new Path("/itchy-test/" + name);
+                Path appended = new Path(root, "append-" + increment);
+                JOB_SUM.data().write(fs, new Path(appended, "part.txt"), 30, 80 + 10 * twin + increment);
+                inputs.get(name).add(appended);
+                JOB_SUM.job().apply(conf, name).runIncrement(List.of(appended), new Path(root, "out-" + increment));
+                assertThat(ItchyOutput.current(conf, name))
+                        .as("%s after increment %d", name, increment)
+                        .isEqualTo(recompute(JOB_SUM, inputs.get(name), new Path(root, "full-" + increment)));
+            }
+        }
+    }
+
+    @Test
+    void theToolShowsStatusAndCompactsTheCurrentResult() throws Exception {
+        Configuration conf = conf(ItchyMode.MERGE);
+        String name = "tool";
+        Path root = new Path("/itchy-test/" + name);
+        DataGenerator.sales(fs, new Path(root, "base/a.txt"), 300, 20, 61);
+        DataGenerator.sales(fs, new Path(root, "append/b.txt"), 30, 20, 62);
+        ItchyJob job = JOB_SUM.job().apply(conf, name);
+        job.runFirst(List.of(new Path(root, "base")), new Path(root, "out-0"));
+        job.runIncrement(List.of(new Path(root, "append")), new Path(root, "out-1"));
+        Map<WritableComparable, Writable> current = ItchyOutput.current(conf, name);
+
+        ToolRun status = tool(conf, "status", name);
+        assertThat(status.exit()).isZero();
+        assertThat(status.out())
+                .contains("technique   MERGE", "increments  1 committed", "base/a.txt", "increment 1)", "out-1");
+
+        ToolRun show = tool(conf, "show", name);
+        assertThat(show.exit()).isZero();
+        List<String> expected = new ArrayList<>();
+        current.forEach((key, value) -> expected.add(key + "\t" + value));
+        assertThat(show.out().lines().toList()).isEqualTo(expected);
+        assertThat(tool(conf, "show", name, "--limit", "3").out().lines().toList())
+                .isEqualTo(expected.subList(0, 3));
+
+        ToolRun compact = tool(conf, "compact", name, root + "/compacted");
+        assertThat(compact.exit()).isZero();
+        assertThat(compact.out()).contains("compacted " + current.size() + " keys");
+        assertThat(ItchyOutput.read(conf, new Path(root, "compacted"))).isEqualTo(current);
+        assertThat(ItchyOutput.current(conf, name))
+                .as("compact leaves the job as it was")
+                .isEqualTo(current);
+
+        ToolRun again = tool(conf, "compact", name, root + "/compacted");
+        assertThat(again.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
+        assertThat(again.err()).contains("exists; compact into a new directory");
+        ToolRun unknown = tool(conf, "show", "no-such-job");
+        assertThat(unknown.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
+        assertThat(unknown.err()).contains("job no-such-job has no first job recorded");
+        assertThat(tool(conf, "show", name, "--limit", "x").exit()).isEqualTo(ItchyTool.EXIT_USAGE);
+        assertThat(tool(conf, "frobnicate", name).err()).contains("unknown command 'frobnicate'");
+    }
+
+    record ToolRun(int exit, String out, String err) {}
+
+    private static ToolRun tool(Configuration conf, String... args) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int exit;
+        try (java.io.PrintStream o = new java.io.PrintStream(out, true, StandardCharsets.UTF_8);
+                java.io.PrintStream e = new java.io.PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = org.apache.hadoop.util.ToolRunner.run(new Configuration(conf), new ItchyTool(o, e), args);
+        }
+        return new ToolRun(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -233,7 +342,8 @@ class ItchyTest {
         try {
             assertThatThrownBy(() -> job.runIncrement(List.of(appended), new Path(root, "out-1")))
                     .isInstanceOf(ItchyException.class)
-                    .hasMessageContaining("increment 1 failed");
+                    .hasMessageContaining("increment 1")
+                    .hasMessageContaining("failed");
         } finally {
             FailingWordMapper.FAIL.set(false);
         }

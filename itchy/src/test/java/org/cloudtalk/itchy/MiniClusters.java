@@ -22,6 +22,10 @@ public final class MiniClusters implements AutoCloseable {
         // The default asyncfs WAL hangs for minutes at shutdown on this JDK.
         conf.set("hbase.wal.provider", "filesystem");
         conf.setInt("hbase.regionserver.handler.count", 5);
+        // HBase shares this JVM with the jobs: its defaults (40% of the heap for the block cache, 40% for memstores)
+        // leave the jobs too little and the heap thrashes once a benchmark stores gigabytes.
+        conf.setFloat("hfile.block.cache.size", 0.1f);
+        conf.setFloat("hbase.regionserver.global.memstore.size", 0.25f);
         conf.setInt("hbase.master.info.port", -1);
         conf.setInt("hbase.regionserver.info.port", -1);
         HBaseTestingUtility util = new HBaseTestingUtility(conf);

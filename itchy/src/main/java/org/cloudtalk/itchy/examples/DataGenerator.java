@@ -17,14 +17,36 @@ public final class DataGenerator {
 
     private DataGenerator() {}
 
-    /** Lineitem rows; {@code statuses} (1..2) and the flags set how many (returnflag, linestatus) groups exist. */
+    /**
+     * How many distinct values the grouping columns take: {@code parts} partkeys (Job1's key) and {@code returnFlags}
+     * return flags (Job2 groups by return flag and one of two line statuses). The chapter varies key cardinality with
+     * its own generator in the same way (§5.7.1).
+     */
+    public record Cardinality(int parts, int returnFlags) {
+        /** TPC-H's: 200,000 parts at scale factor 1, return flags A, N and R. */
+        public static final Cardinality TPCH = new Cardinality(200_000, 3);
+
+        public Cardinality {
+            if (parts < 1 || returnFlags < 1) {
+                throw new IllegalArgumentException("cardinalities must be positive: " + parts + ", " + returnFlags);
+            }
+        }
+    }
+
+    /** Lineitem rows with TPC-H's cardinalities. */
     public static long lineitem(FileSystem fs, Path file, int rows, long seed) throws IOException {
+        return lineitem(fs, file, rows, seed, Cardinality.TPCH);
+    }
+
+    /** Lineitem rows whose grouping columns take the given numbers of distinct values. */
+    public static long lineitem(FileSystem fs, Path file, int rows, long seed, Cardinality cardinality)
+            throws IOException {
         Random random = new Random(seed);
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < rows; i++) {
             out.append(seed * 1_000_000 + i)
                     .append('|')
-                    .append(random.nextInt(200_000))
+                    .append(random.nextInt(cardinality.parts()))
                     .append('|')
                     .append(1 + random.nextInt(50))
                     .append('|')
@@ -34,7 +56,7 @@ public final class DataGenerator {
                     .append('|')
                     .append(String.format(java.util.Locale.ROOT, "0.%02d", random.nextInt(9)))
                     .append('|')
-                    .append(FLAGS[random.nextInt(FLAGS.length)])
+                    .append(returnFlag(random.nextInt(cardinality.returnFlags()), cardinality.returnFlags()))
                     .append('|')
                     .append(STATUSES[random.nextInt(STATUSES.length)])
                     .append('|')
@@ -89,6 +111,10 @@ public final class DataGenerator {
             out.append('\n');
         }
         return write(fs, file, out);
+    }
+
+    private static String returnFlag(int index, int flags) {
+        return flags <= FLAGS.length ? FLAGS[index] : "R" + index;
     }
 
     private static String words(Random random, int count) {

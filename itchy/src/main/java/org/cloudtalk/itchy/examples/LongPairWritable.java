@@ -25,6 +25,17 @@ public final class LongPairWritable implements Writable {
         return second;
     }
 
+    /** The pairs added up element-wise: (sum of firsts, sum of seconds). */
+    public static LongPairWritable sum(Iterable<LongPairWritable> pairs) {
+        long first = 0;
+        long second = 0;
+        for (LongPairWritable pair : pairs) {
+            first += pair.first;
+            second += pair.second;
+        }
+        return new LongPairWritable(first, second);
+    }
+
     @Override
     public void write(DataOutput out) throws IOException {
         out.writeLong(first);

@@ -1,0 +1,133 @@
+package org.cloudtalk.itchy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Map;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/**
+ * The operator's view of an Itchy job: {@code status} (technique, why, datasets, increments), {@code show} (the
+ * current full result: base output overlaid by the committed differentials) and {@code compact} (that result written
+ * as one output). A Hadoop {@link Tool}, so {@code -D key=value} and {@code -conf file} work as for any Hadoop
+ * command; the cluster comes from the Hadoop and HBase configuration on the classpath.
+ */
+public final class ItchyTool extends Configured implements Tool {
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    private static final String USAGE =
+            """
+            usage: itchy status NAME
+                   itchy show NAME [--limit N]
+                   itchy compact NAME DESTINATION
+            (generic Hadoop options such as -D itchy.hbase.table=T go before the command)""";
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public ItchyTool(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(ToolRunner.run(HBaseConfiguration.create(), new ItchyTool(System.out, System.err), args));
+    }
+
+    @Override
+    public int run(String[] args) {
+        if (args.length < 2) {
+            err.println(USAGE);
+            return EXIT_USAGE;
+        }
+        String name = args[1];
+        try {
+            switch (args[0]) {
+                case "status" -> {
+                    if (args.length != 2) {
+                        return usage("status takes only the job name");
+                    }
+                    status(name);
+                }
+                case "show" -> {
+                    long limit = Long.MAX_VALUE;
+                    if (args.length == 4 && args[2].equals("--limit")) {
+                        limit = parseLimit(args[3]);
+                        if (limit < 0) {
+                            return usage("--limit needs a non-negative number, not '" + args[3] + "'");
+                        }
+                    } else if (args.length != 2) {
+                        return usage("show takes the job name and optionally --limit N");
+                    }
+                    show(name, limit);
+                }
+                case "compact" -> {
+                    if (args.length != 3) {
+                        return usage("compact takes the job name and a destination directory");
+                    }
+                    long keys = ItchyOutput.compact(getConf(), name, new Path(args[2]));
+                    out.println("compacted " + keys + " keys of " + name + " into " + args[2]);
+                }
+                default -> {
+                    return usage("unknown command '" + args[0] + "'");
+                }
+            }
+            return 0;
+        } catch (ItchyException | IOException e) {
+            err.println("itchy: " + e.getMessage());
+            return EXIT_FAILED;
+        }
+    }
+
+    private void status(String name) throws IOException {
+        JobRecord record = ItchyJob.recordOf(getConf(), name)
+                .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
+        out.println("job         " + record.name());
+        out.println("technique   " + record.mode());
+        out.println("chosen by   " + record.decision());
+        out.println("signature   " + record.signature());
+        out.println("increments  " + record.committed() + " committed");
+        for (JobRecord.Dataset dataset : record.datasets()) {
+            out.printf(
+                    "dataset %-3d %s (%d bytes, %s)%n",
+                    dataset.id(),
+                    dataset.path(),
+                    dataset.length(),
+                    dataset.increment() == 0 ? "base" : "increment " + dataset.increment());
+        }
+        for (int i = 0; i <= record.committed(); i++) {
+            out.println("output " + (i == 0 ? "base " : "inc " + i + " ") + " "
+                    + record.outputs().get(i));
+        }
+    }
+
+    private void show(String name, long limit) throws IOException {
+        long shown = 0;
+        for (Map.Entry<WritableComparable, Writable> entry :
+                ItchyOutput.current(getConf(), name).entrySet()) {
+            if (shown++ == limit) {
+                break;
+            }
+            out.println(entry.getKey() + "\t" + entry.getValue());
+        }
+    }
+
+    private static long parseLimit(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private int usage(String problem) {
+        err.println("itchy: " + problem);
+        err.println(USAGE);
+        return EXIT_USAGE;
+    }
+}
