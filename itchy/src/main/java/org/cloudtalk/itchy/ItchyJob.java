@@ -26,6 +26,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
@@ -64,6 +66,11 @@ import org.slf4j.LoggerFactory;
 public final class ItchyJob {
     private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
     private static final int LOOKUP_BATCH = 1000;
+    /**
+     * Above this fraction of the job's keys touched, QMC scans its rows rather than getting them: a Get of a row in
+     * store files not yet cached cost ~180 us here (docs/benchmarks.md), while a scan reads them sequentially.
+     */
+    private static final double SCAN_FRACTION = 0.05;
 
     private final Configuration conf;
     private final String name;
@@ -214,7 +221,15 @@ public final class ItchyJob {
                     connection,
                     conf,
                     new JobRecord(
-                            name, signatureHex(), mode, 0, multiEmit, decision, datasets, List.of(qualified(output))));
+                            name,
+                            signatureHex(),
+                            mode,
+                            0,
+                            multiEmit,
+                            rowsWritten(job),
+                            decision,
+                            datasets,
+                            List.of(qualified(output))));
             return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
     }
@@ -296,6 +311,7 @@ public final class ItchyJob {
                                 record.mode(),
                                 increment,
                                 record.multiEmit(),
+                                record.keys() + rowsWritten(job),
                                 record.decision(),
                                 datasets,
                                 outputs));
@@ -324,24 +340,15 @@ public final class ItchyJob {
         long lookupStart = System.nanoTime();
         Map<Integer, LongList> offsets = new HashMap<>();
         byte[] signature = HexFormat.of().parseHex(record.signature());
+        List<byte[]> keys = new ArrayList<>();
+        KeyFiles.forEach(conf, keysDir, key -> keys.add(key.copyBytes()));
+        boolean scan = (double) keys.size() / Math.max(1, record.keys()) > SCAN_FRACTION;
         try (Table table = connection.getTable(IncrementalStore.table(conf))) {
-            List<Get> batch = new ArrayList<>(LOOKUP_BATCH);
-            IOException[] failure = {null};
-            KeyFiles.forEach(conf, keysDir, key -> {
-                batch.add(new Get(IncrementalStore.row(signature, key.copyBytes())).addFamily(IncrementalStore.QMC));
-                if (batch.size() == LOOKUP_BATCH && failure[0] == null) {
-                    try {
-                        collectOffsets(table.get(batch), record.committed(), offsets);
-                    } catch (IOException e) {
-                        failure[0] = e;
-                    }
-                    batch.clear();
-                }
-            });
-            if (failure[0] != null) {
-                throw failure[0];
+            if (scan) {
+                scanOffsets(table, signature, keys, record.committed(), offsets);
+            } else {
+                getOffsets(table, signature, keys, record.committed(), offsets);
             }
-            collectOffsets(table.get(batch), record.committed(), offsets);
         }
         Path offsetsDir = new Path(scratch, "offsets");
         List<Path> inputs = new ArrayList<>(files);
@@ -366,7 +373,7 @@ public final class ItchyJob {
                     .ifPresent(d -> inputs.add(new Path(d.path())));
         }
         log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
-        phases.add(new Phase("offset lookups", seconds(lookupStart)));
+        phases.add(new Phase("offset lookups by " + (scan ? "scan" : "get"), seconds(lookupStart)));
         job.getConfiguration().set(ItchyConf.RELEVANT_OFFSETS, offsetsDir.toString());
         if (record.multiEmit()) {
             job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
@@ -424,6 +431,45 @@ public final class ItchyJob {
                 }
             }
             return Arrays.copyOf(sorted, distinct);
+        }
+    }
+
+    /** Looks the keys up in batches: one random read each, cheapest when few of the job's keys are touched. */
+    private static void getOffsets(
+            Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
+            throws IOException {
+        List<Get> batch = new ArrayList<>(LOOKUP_BATCH);
+        for (byte[] key : keys) {
+            batch.add(new Get(IncrementalStore.row(signature, key)).addFamily(IncrementalStore.QMC));
+            if (batch.size() == LOOKUP_BATCH) {
+                collectOffsets(table.get(batch), committed, into);
+                batch.clear();
+            }
+        }
+        collectOffsets(table.get(batch), committed, into);
+    }
+
+    /**
+     * Reads all of the job's QMC rows in one sequential scan and keeps the touched keys' offsets: when many keys are
+     * touched, random reads would fetch most store-file blocks one Get at a time anyway.
+     */
+    private static void scanOffsets(
+            Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
+            throws IOException {
+        Set<ByteBuffer> touched = new HashSet<>();
+        keys.forEach(key -> touched.add(ByteBuffer.wrap(key)));
+        Scan scan = new Scan()
+                .setStartStopRowForPrefixScan(signature)
+                .addFamily(IncrementalStore.QMC)
+                .setCaching(LOOKUP_BATCH);
+        try (ResultScanner scanner = table.getScanner(scan)) {
+            for (Result result : scanner) {
+                byte[] row = result.getRow();
+                if (touched.contains(ByteBuffer.wrap(row, signature.length, row.length - signature.length)
+                        .slice())) {
+                    collectOffsets(new Result[] {result}, committed, into);
+                }
+            }
         }
     }
 
@@ -512,6 +558,10 @@ public final class ItchyJob {
         FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
         FileOutputFormat.setOutputPath(job, output);
         return job;
+    }
+
+    private static long rowsWritten(Job job) throws IOException {
+        return job.getCounters().findCounter(ItchyCounters.HBASE_ROWS_WRITTEN).getValue();
     }
 
     private static double seconds(long startNanos) {

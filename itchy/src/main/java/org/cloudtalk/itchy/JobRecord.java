@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * What Itchy remembers of a job between runs: its signature and technique, the input datasets it has seen (base and
  * appended, each with the length and checksum it had), the output of the first job and of every increment, and how
- * many increments are committed. Stored in one HBase cell, so committing an increment is one atomic write.
+ * many increments are committed; {@code keys} bounds from above how many rows the job has in HBase (the rows each run
+ * wrote, added up), to choose between looking keys up and scanning. Stored in one HBase cell, so committing an
+ * increment is one atomic write.
  */
 record JobRecord(
         String name,
@@ -16,6 +18,7 @@ record JobRecord(
         ItchyMode mode,
         int committed,
         boolean multiEmit,
+        long keys,
         String decision,
         List<Dataset> datasets,
         List<String> outputs) {
@@ -38,6 +41,7 @@ record JobRecord(
         out.append("mode\t").append(mode).append('\n');
         out.append("committed\t").append(committed).append('\n');
         out.append("multiEmit\t").append(multiEmit).append('\n');
+        out.append("keys\t").append(keys).append('\n');
         out.append("decision\t").append(decision.replace('\n', ' ')).append('\n');
         for (Dataset dataset : datasets) {
             out.append("dataset\t")
@@ -64,6 +68,7 @@ record JobRecord(
         ItchyMode mode = null;
         int committed = 0;
         boolean multiEmit = false;
+        long keys = 0;
         String decision = "";
         List<Dataset> datasets = new ArrayList<>();
         List<String> outputs = new ArrayList<>();
@@ -75,6 +80,7 @@ record JobRecord(
                 case "mode" -> mode = ItchyMode.valueOf(fields[1]);
                 case "committed" -> committed = Integer.parseInt(fields[1]);
                 case "multiEmit" -> multiEmit = Boolean.parseBoolean(fields[1]);
+                case "keys" -> keys = Long.parseLong(fields[1]);
                 case "decision" -> decision = fields.length > 1 ? fields[1] : "";
                 case "dataset" -> datasets.add(new Dataset(
                         Integer.parseInt(fields[1]),
@@ -86,7 +92,7 @@ record JobRecord(
                 default -> {}
             }
         }
-        return new JobRecord(name, signature, mode, committed, multiEmit, decision, datasets, outputs);
+        return new JobRecord(name, signature, mode, committed, multiEmit, keys, decision, datasets, outputs);
     }
 
     int nextDatasetId() {
