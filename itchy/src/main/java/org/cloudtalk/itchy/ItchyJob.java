@@ -166,20 +166,22 @@ public final class ItchyJob {
             throw new ItchyException("no input files under " + inputs);
         }
         String decision;
+        String warning = "";
         ItchyMode mode;
         phases = new ArrayList<>();
-        long sampleStart = System.nanoTime();
-        DecisionModel.Sample sample = requested == ItchyMode.OFF
-                ? null
-                : MapSampler.sampleDeterministic(
-                        conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
-        phases.add(new Phase("map sample", seconds(sampleStart)));
+        DecisionModel.Sample sample = null;
+        if (requested != ItchyMode.OFF) {
+            long sampleStart = System.nanoTime();
+            sample = MapSampler.sampleDeterministic(
+                    conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
+            phases.add(new Phase("map sample", seconds(sampleStart)));
+        }
         if (requested == ItchyMode.AUTO) {
             double threshold = conf.getDouble(ItchyConf.QMC_THRESHOLD, DecisionModel.DEFAULT_THRESHOLD);
             mode = DecisionModel.decide(sample, mergeClass != null, threshold);
             decision = "decision model: " + sample + ", merge function " + (mergeClass != null ? "given" : "none")
-                    + ", threshold " + threshold + " B/ms -> " + mode
-                    + DecisionModel.cardinalityWarning(sample, mergeClass != null);
+                    + ", threshold " + threshold + " B/ms -> " + mode;
+            warning = DecisionModel.cardinalityWarning(sample, mergeClass != null);
         } else {
             mode = requested;
             decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
@@ -189,7 +191,8 @@ public final class ItchyJob {
             throw new ItchyException(
                     "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
         }
-        if (decision.contains("; warning: ")) {
+        if (!warning.isEmpty()) {
+            decision += warning;
             log.warn("itchy {}: {}", name, decision);
         } else {
             log.info("itchy {}: first job with {} ({})", name, mode, decision);

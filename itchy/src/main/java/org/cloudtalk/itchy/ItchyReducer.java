@@ -40,7 +40,7 @@ public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Obje
             Writables writables = new Writables();
             Class<?> combinerClass = conf.getClass(ItchyConf.USER_COMBINER, null);
             StoredValueCombiner storedCombiner = settings.mode() == ItchyMode.MO && combinerClass != null
-                    ? new StoredValueCombiner(conf, combinerClass, context)
+                    ? new StoredValueCombiner(conf, combinerClass, valueClass, context)
                     : null;
             Object[] current = {null, null}; // UserValues, row key
             Runnable finishKey = () -> {

@@ -28,11 +28,12 @@ final class StoredValueCombiner {
     private final Configuration conf;
     private final Writables writables = new Writables();
 
-    StoredValueCombiner(Configuration conf, Class<?> combinerClass, Reducer.Context reduceContext) {
+    StoredValueCombiner(
+            Configuration conf, Class<?> combinerClass, Class<?> valueClass, Reducer.Context reduceContext) {
         this.conf = conf;
         this.combiner = (Reducer) Writables.newInstance(combinerClass, conf);
         this.reduceContext = reduceContext;
-        this.valueClass = conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class);
+        this.valueClass = valueClass;
     }
 
     /** Combines the current key's values of one chunk; a single value is stored as it is. */
