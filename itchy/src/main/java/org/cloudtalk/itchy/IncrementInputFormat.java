@@ -1,5 +1,7 @@
 package org.cloudtalk.itchy;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,11 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -32,6 +31,7 @@ public final class IncrementInputFormat extends TextInputFormat {
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         Configuration conf = job.getConfiguration();
         TaskSettings settings = TaskSettings.of(conf);
+        Map<Integer, RelevantOffsets.Slice> slices = RelevantOffsets.slices(conf);
         Map<Integer, long[]> relevant = new HashMap<>();
         List<InputSplit> kept = new ArrayList<>();
         for (InputSplit split : super.getSplits(job)) {
@@ -41,11 +41,15 @@ public final class IncrementInputFormat extends TextInputFormat {
                 kept.add(split);
                 continue;
             }
-            long[] offsets = relevant.computeIfAbsent(dataset, id -> offsets(conf, id));
-            int at = Arrays.binarySearch(offsets, fileSplit.getStart());
-            int first = at >= 0 ? at : -at - 1;
-            if (first < offsets.length && offsets[first] < fileSplit.getStart() + fileSplit.getLength()) {
-                kept.add(split);
+            RelevantOffsets.Slice slice = slices.get(dataset);
+            if (slice == null) {
+                continue;
+            }
+            long[] offsets = relevant.computeIfAbsent(dataset, id -> read(conf, slice));
+            int from = firstAtOrAfter(offsets, fileSplit.getStart());
+            int to = firstAtOrAfter(offsets, fileSplit.getStart() + fileSplit.getLength());
+            if (from < to) {
+                kept.add(new OffsetSplit(fileSplit, slice.sub(from, to)));
             }
         }
         return kept;
@@ -53,34 +57,51 @@ public final class IncrementInputFormat extends TextInputFormat {
 
     @Override
     public RecordReader<LongWritable, Text> createRecordReader(InputSplit split, TaskAttemptContext context) {
-        TaskSettings settings = TaskSettings.of(context.getConfiguration());
-        int dataset = settings.datasetOf(((FileSplit) split).getPath());
-        return settings.newDatasets().contains(dataset)
-                ? super.createRecordReader(split, context)
-                : new OffsetRecordReader(dataset);
+        return split instanceof OffsetSplit ? new OffsetRecordReader() : super.createRecordReader(split, context);
     }
 
-    /** The sorted relevant offsets of a base dataset, as ItchyJob wrote them. */
-    static long[] offsets(Configuration conf, int dataset) {
-        Path file = new Path(conf.get(ItchyConf.RELEVANT_OFFSETS), Integer.toString(dataset));
+    private static long[] read(Configuration conf, RelevantOffsets.Slice slice) {
         try {
-            if (!file.getFileSystem(conf).exists(file)) {
-                return new long[0];
-            }
-            long[] offsets = new long[16];
-            int size = 0;
-            try (SequenceFile.Reader reader = new SequenceFile.Reader(conf, SequenceFile.Reader.file(file))) {
-                LongWritable offset = new LongWritable();
-                while (reader.next(offset, NullWritable.get())) {
-                    if (size == offsets.length) {
-                        offsets = Arrays.copyOf(offsets, size * 2);
-                    }
-                    offsets[size++] = offset.get();
-                }
-            }
-            return Arrays.copyOf(offsets, size);
+            return RelevantOffsets.read(conf, slice);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static int firstAtOrAfter(long[] sorted, long position) {
+        int at = Arrays.binarySearch(sorted, position);
+        return at >= 0 ? at : -at - 1;
+    }
+
+    /** A split of a base file that carries where its relevant offsets are, so its task reads only those. */
+    public static final class OffsetSplit extends FileSplit {
+        private long first;
+        private int count;
+
+        public OffsetSplit() {}
+
+        OffsetSplit(FileSplit split, RelevantOffsets.Slice slice) throws IOException {
+            super(split.getPath(), split.getStart(), split.getLength(), split.getLocations());
+            this.first = slice.first();
+            this.count = slice.count();
+        }
+
+        RelevantOffsets.Slice slice() {
+            return new RelevantOffsets.Slice(first, count);
+        }
+
+        @Override
+        public void write(DataOutput out) throws IOException {
+            super.write(out);
+            out.writeLong(first);
+            out.writeInt(count);
+        }
+
+        @Override
+        public void readFields(DataInput in) throws IOException {
+            super.readFields(in);
+            first = in.readLong();
+            count = in.readInt();
         }
     }
 
@@ -90,7 +111,7 @@ public final class IncrementInputFormat extends TextInputFormat {
      */
     private static final class OffsetRecordReader extends RecordReader<LongWritable, Text> {
         private static final long MAX_SKIP = 256 * 1024;
-        private final int dataset;
+        private Path path;
         private long[] offsets;
         private int next;
         private FSDataInputStream in;
@@ -100,21 +121,13 @@ public final class IncrementInputFormat extends TextInputFormat {
         private final Text value = new Text();
         private final Text skipped = new Text();
 
-        OffsetRecordReader(int dataset) {
-            this.dataset = dataset;
-        }
-
         @Override
         public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
-            FileSplit fileSplit = (FileSplit) split;
+            OffsetSplit offsetSplit = (OffsetSplit) split;
             Configuration conf = context.getConfiguration();
-            long start = fileSplit.getStart();
-            long end = start + fileSplit.getLength();
-            offsets = Arrays.stream(offsets(conf, dataset))
-                    .filter(o -> o >= start && o < end)
-                    .toArray();
-            FileSystem fs = fileSplit.getPath().getFileSystem(conf);
-            in = fs.open(fileSplit.getPath());
+            offsets = RelevantOffsets.read(conf, offsetSplit.slice());
+            path = offsetSplit.getPath();
+            in = path.getFileSystem(conf).open(path);
         }
 
         @Override
@@ -138,7 +151,7 @@ public final class IncrementInputFormat extends TextInputFormat {
 
         private int count(int bytes) throws IOException {
             if (bytes == 0) {
-                throw new IOException("relevant offset beyond the end of " + dataset);
+                throw new IOException("relevant offset beyond the end of " + path);
             }
             return bytes;
         }

@@ -30,6 +30,7 @@ public final class ItchyConf {
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";
     static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
+    static final String RELEVANT_OFFSET_SLICES = "itchy.task.relevant.offset.slices";
     static final String NEW_DATASETS = "itchy.task.new.datasets";
     /** An MO increment's key pass output: each reduce task's keys, in its visiting order. */
     static final String MO_KEYS = "itchy.task.mo.keys";

@@ -9,6 +9,7 @@ public enum ItchyCounters {
      */
     INPUT_BYTES_MAPPED,
     MAP_OUTPUT_RECORDS,
+    /** Serialized bytes of the map output values that carry offsets through the shuffle (QMC). */
     MAP_OUTPUT_VALUE_BYTES,
     RECORDS_WITH_MULTIPLE_KEYS,
     POST_FILTERED,

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
@@ -30,9 +32,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -353,31 +353,17 @@ public final class ItchyJob {
                 getOffsets(table, signature, keys, record.committed(), offsets);
             }
         }
-        Path offsetsDir = new Path(scratch, "offsets");
+        SortedMap<Integer, long[]> sorted = new TreeMap<>();
+        offsets.forEach((dataset, list) -> sorted.put(dataset, list.sortedDistinct()));
+        long relevant = RelevantOffsets.write(job.getConfiguration(), new Path(scratch, "offsets"), sorted);
         List<Path> inputs = new ArrayList<>(files);
-        long relevant = 0;
-        for (Map.Entry<Integer, LongList> entry : offsets.entrySet()) {
-            long[] sorted = entry.getValue().sortedDistinct();
-            try (SequenceFile.Writer writer = SequenceFile.createWriter(
-                    conf,
-                    SequenceFile.Writer.file(new Path(offsetsDir, Integer.toString(entry.getKey()))),
-                    SequenceFile.Writer.keyClass(LongWritable.class),
-                    SequenceFile.Writer.valueClass(NullWritable.class))) {
-                LongWritable offset = new LongWritable();
-                for (long value : sorted) {
-                    offset.set(value);
-                    writer.append(offset, NullWritable.get());
-                }
+        for (JobRecord.Dataset dataset : datasets) {
+            if (sorted.containsKey(dataset.id())) {
+                inputs.add(new Path(dataset.path()));
             }
-            relevant += sorted.length;
-            datasets.stream()
-                    .filter(d -> d.id() == entry.getKey())
-                    .findFirst()
-                    .ifPresent(d -> inputs.add(new Path(d.path())));
         }
         log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
         phases.add(new Phase("offset lookups by " + (scan ? "scan" : "get"), seconds(lookupStart)));
-        job.getConfiguration().set(ItchyConf.RELEVANT_OFFSETS, offsetsDir.toString());
         if (record.multiEmit()) {
             job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
         }
@@ -529,10 +515,12 @@ public final class ItchyJob {
         job.setJarByClass(ItchyJob.class);
         job.setMapperClass(ItchyMapper.class);
         job.setMapOutputKeyClass(mapKey);
-        job.setMapOutputValueClass(ItchyValue.class);
+        // Only QMC's values carry offsets through the shuffle; MO and Merge shuffle the user's values as they are.
+        boolean wrapped = mode == ItchyMode.QMC;
+        job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
         if (combiner != null) {
             jobConf.setClass(ItchyConf.USER_COMBINER, combiner, Reducer.class);
-            job.setCombinerClass(ItchyCombiner.class);
+            job.setCombinerClass(wrapped ? ItchyCombiner.class : combiner);
         }
         job.setReducerClass(ItchyReducer.class);
         job.setNumReduceTasks(reducers);

@@ -24,7 +24,7 @@ import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
  * to the reducer ahead of the new ones (Algorithm 1).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
-public final class ItchyReducer extends Reducer<Object, ItchyValue, Object, Object> {
+public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
     @Override
     public void run(Context context) throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();

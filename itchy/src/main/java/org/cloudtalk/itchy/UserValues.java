@@ -9,12 +9,13 @@ import org.apache.hadoop.io.Writable;
 
 /**
  * One key's values as the user's reducer or combiner expects them: first any values stored by earlier runs (MO),
- * then the shuffled {@link ItchyValue}s, deserialized into one reused instance as Hadoop does. While iterating it
- * collects what Itchy must persist for the key: the piggy-backed offsets and the new values' bytes.
+ * then the shuffled values — QMC's {@link ItchyValue}s deserialized into one reused instance as Hadoop does, or the
+ * user's own values as the shuffle hands them. While iterating it collects what Itchy must persist for the key: the
+ * piggy-backed offsets (QMC) or the new values' bytes (MO).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 final class UserValues implements Iterable<Object> {
-    private final Iterator<ItchyValue> shuffled;
+    private final Iterator<?> shuffled;
     private final List<byte[]> stored;
     private final Writable reused;
     private final Writables writables = new Writables();
@@ -51,17 +52,12 @@ final class UserValues implements Iterable<Object> {
     private final ChunkSink sink;
     private final int chunkBytes;
 
-    UserValues(
-            Iterable<ItchyValue> shuffled,
-            List<byte[]> stored,
-            Class<?> valueClass,
-            Configuration conf,
-            boolean keepValues) {
+    UserValues(Iterable<?> shuffled, List<byte[]> stored, Class<?> valueClass, Configuration conf, boolean keepValues) {
         this(shuffled, stored, valueClass, conf, keepValues, null);
     }
 
     UserValues(
-            Iterable<ItchyValue> shuffled,
+            Iterable<?> shuffled,
             List<byte[]> stored,
             Class<?> valueClass,
             Configuration conf,
@@ -96,7 +92,7 @@ final class UserValues implements Iterable<Object> {
                     if (!shuffled.hasNext()) {
                         throw new NoSuchElementException();
                     }
-                    return deserialize(shuffled.next());
+                    return accept(shuffled.next());
                 }
             };
         }
@@ -106,7 +102,7 @@ final class UserValues implements Iterable<Object> {
     /** Consumes what the user's code left unread, so that every offset and value is persisted; flushes the rest. */
     void drain() {
         while (shuffled.hasNext()) {
-            deserialize(shuffled.next());
+            accept(shuffled.next());
         }
         flush();
     }
@@ -127,22 +123,34 @@ final class UserValues implements Iterable<Object> {
         }
     }
 
-    private Object deserialize(ItchyValue value) {
-        for (int i = 0; i < value.offsetCount(); i++) {
-            offsets.add(value.dataset(i), value.offset(i));
-        }
+    /** The value to hand the user's code; its offsets and (MO) bytes are kept on the way. */
+    private Object accept(Object shuffledValue) {
         if (sink != null && (newValues.size() >= chunkBytes || offsets.size * 12L >= chunkBytes)) {
             flush();
         }
+        if (shuffledValue instanceof ItchyValue wrapped) {
+            for (int i = 0; i < wrapped.offsetCount(); i++) {
+                offsets.add(wrapped.dataset(i), wrapped.offset(i));
+            }
+            keep(wrapped.valueBytes(), wrapped.valueLength());
+            return writables.read(reused, wrapped.valueBytes(), 0, wrapped.valueLength());
+        }
         if (keepValues) {
-            newValues.write(value.valueBytes(), 0, value.valueLength());
+            org.apache.hadoop.io.DataOutputBuffer serialized = writables.serialize((Writable) shuffledValue);
+            keep(serialized.getData(), serialized.getLength());
+        }
+        return shuffledValue;
+    }
+
+    private void keep(byte[] value, int length) {
+        if (keepValues) {
+            newValues.write(value, 0, length);
             try {
-                newLengths.writeInt(value.valueLength());
+                newLengths.writeInt(length);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException(e);
             }
         }
-        return writables.read(reused, value.valueBytes(), 0, value.valueLength());
     }
 
     OffsetList offsets() {
