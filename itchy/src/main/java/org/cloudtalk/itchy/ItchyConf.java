@@ -28,6 +28,11 @@ public final class ItchyConf {
     static final String DATASETS = "itchy.task.datasets";
     static final String OUTPUT_DATASET = "itchy.task.output.dataset";
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";
+    /** The timestamp of the cells a run stores: a rerun's cells replace a failed attempt's. */
+    static final String TIMESTAMP = "itchy.task.timestamp";
+    /** A reduce task writes its buffered HBase cells to an HFile whenever they reach this many bytes. */
+    static final String BULK_SPILL_BYTES = "itchy.bulk.spill.bytes";
+
     static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
     static final String RELEVANT_OFFSET_SLICES = "itchy.task.relevant.offset.slices";

@@ -216,6 +216,7 @@ public final class ItchyJob {
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
             job.setInputFormatClass(TextInputFormat.class);
             run(job, "first job");
+            bulkLoad(output);
             boolean multiEmit = job.getCounters()
                             .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
                             .getValue()
@@ -305,6 +306,7 @@ public final class ItchyJob {
                     job.setInputFormatClass(TextInputFormat.class);
                 }
                 run(job, "increment " + increment);
+                bulkLoad(differentialOutput);
                 IncrementalStore.saveRecord(
                         connection,
                         conf,
@@ -498,6 +500,7 @@ public final class ItchyJob {
         jobConf.setInt(ItchyConf.INCREMENT, increment);
         jobConf.setInt(ItchyConf.COMMITTED, committed);
         jobConf.setInt(ItchyConf.OUTPUT_DATASET, increment);
+        jobConf.setLong(ItchyConf.TIMESTAMP, System.currentTimeMillis());
         jobConf.setStrings(
                 ItchyConf.DATASETS,
                 datasets.stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
@@ -549,6 +552,13 @@ public final class ItchyJob {
         FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
         FileOutputFormat.setOutputPath(job, output);
         return job;
+    }
+
+    /** Makes what the job's tasks stored visible in HBase (still under uncommitted qualifiers until the record). */
+    private void bulkLoad(Path output) throws IOException {
+        long start = System.nanoTime();
+        BulkCells.load(conf, IncrementalStore.table(conf), output);
+        phases.add(new Phase("bulk load", seconds(start)));
     }
 
     private static long rowsWritten(Job job) throws IOException {

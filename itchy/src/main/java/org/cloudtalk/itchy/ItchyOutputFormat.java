@@ -7,11 +7,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
@@ -53,7 +51,7 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
                 }
             };
         }
-        return new MergingWriter(conf, settings, writer, context);
+        return new MergingWriter(conf, settings, writer, file.getParent(), context);
     }
 
     private static final class MergingWriter extends RecordWriter<Object, Object> {
@@ -64,14 +62,19 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
         private final int partition;
         private final MergeFunction merge;
         private final Connection connection;
-        private final BufferedMutator mutator;
+        private final BulkCells cells;
         private final Table table;
         private final Writables writables = new Writables();
         private final Map<Long, SequenceFile.Reader> readers = new HashMap<>();
         private final Writable baseKey;
         private final Writable baseValue;
 
-        MergingWriter(Configuration conf, TaskSettings settings, SequenceFile.Writer writer, TaskAttemptContext context)
+        MergingWriter(
+                Configuration conf,
+                TaskSettings settings,
+                SequenceFile.Writer writer,
+                Path workDir,
+                TaskAttemptContext context)
                 throws IOException {
             this.conf = conf;
             this.settings = settings;
@@ -80,7 +83,8 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
             this.partition = context.getTaskAttemptID().getTaskID().getId();
             this.merge = (MergeFunction) Writables.newInstance(conf.getClass(ItchyConf.MERGE_CLASS, null), conf);
             this.connection = ConnectionFactory.createConnection(conf);
-            this.mutator = connection.getBufferedMutator(IncrementalStore.table(conf));
+            this.cells = new BulkCells(
+                    conf, workDir, context.getTaskAttemptID().getTaskID().toString());
             this.table = connection.getTable(IncrementalStore.table(conf));
             this.baseKey = (Writable) Writables.newInstance(context.getOutputKeyClass(), conf);
             this.baseValue = (Writable) Writables.newInstance(context.getOutputValueClass(), conf);
@@ -105,15 +109,15 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
             }
             long position = writer.getLength();
             writer.append(key, written);
-            mutator.mutate(new Put(row)
-                    .addColumn(
-                            IncrementalStore.MERGE,
-                            IncrementalStore.qualifier("p", settings.increment()),
-                            ByteBuffer.allocate(16)
-                                    .putInt(settings.outputDataset())
-                                    .putInt(partition)
-                                    .putLong(position)
-                                    .array()));
+            cells.add(
+                    row,
+                    IncrementalStore.MERGE,
+                    IncrementalStore.qualifier("p", settings.increment()),
+                    ByteBuffer.allocate(16)
+                            .putInt(settings.outputDataset())
+                            .putInt(partition)
+                            .putLong(position)
+                            .array());
             context.getCounter(ItchyCounters.HBASE_ROWS_WRITTEN).increment(1);
         }
 
@@ -140,7 +144,7 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
         public void close(TaskAttemptContext ignored) throws IOException {
             try {
                 writer.close();
-                mutator.close();
+                cells.close();
                 table.close();
                 for (SequenceFile.Reader reader : readers.values()) {
                     reader.close();

@@ -6,21 +6,20 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 
 /**
- * Runs the user's unchanged reducer. For each key it writes Itchy's incremental data in one HBase operation: QMC the
- * key's offsets (piggy-backed through the shuffle), MO the key's intermediate values (folded by the job's combiner,
- * if it has one). For an MO increment it first reads the key's stored values (read ahead in batches) and hands them
+ * Runs the user's unchanged reducer. For each key it stores Itchy's incremental data (bulk-loaded once the job has
+ * succeeded, see {@link BulkCells}): QMC the key's offsets (piggy-backed through the shuffle), MO the key's
+ * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's stored values (read ahead in batches) and hands them
  * to the reducer ahead of the new ones (Algorithm 1).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
@@ -33,8 +32,12 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
         Class<?> valueClass = conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class);
         boolean persists = settings.mode() == ItchyMode.QMC || settings.mode() == ItchyMode.MO;
         try (Connection connection = persists ? ConnectionFactory.createConnection(conf) : null;
-                BufferedMutator mutator =
-                        persists ? connection.getBufferedMutator(IncrementalStore.table(conf)) : null;
+                BulkCells cells = persists
+                        ? new BulkCells(
+                                conf,
+                                FileOutputFormat.getWorkOutputPath(context),
+                                context.getTaskAttemptID().getTaskID().toString())
+                        : null;
                 Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null;
                 StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
             Writables writables = new Writables();
@@ -75,7 +78,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                             valueClass,
                             conf,
                             settings.mode() == ItchyMode.MO,
-                            persists ? sink(settings, row, mutator, storedCombiner, context) : null);
+                            persists ? sink(settings, row, cells, storedCombiner, context) : null);
                     current[0] = values;
                     current[1] = row;
                     return values;
@@ -122,11 +125,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
 
     /** Writes a key's data as it comes, one cell per chunk: rows of keys with millions of values stay writable. */
     private static UserValues.ChunkSink sink(
-            TaskSettings settings,
-            byte[] row,
-            BufferedMutator mutator,
-            StoredValueCombiner storedCombiner,
-            Context context) {
+            TaskSettings settings, byte[] row, BulkCells cells, StoredValueCombiner storedCombiner, Context context) {
         int[] chunks = {0};
         return new UserValues.ChunkSink() {
             @Override
@@ -139,15 +138,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     lengths = combined.lengths();
                 }
                 int chunk = chunks[0]++;
-                mutate(new Put(row)
-                        .addColumn(
-                                IncrementalStore.MO,
-                                IncrementalStore.qualifier("v", settings.increment(), chunk),
-                                concatenated)
-                        .addColumn(
-                                IncrementalStore.MO,
-                                IncrementalStore.qualifier("l", settings.increment(), chunk),
-                                lengths));
+                store(IncrementalStore.MO, "v", "l", chunk, concatenated, lengths);
             }
 
             @Override
@@ -167,15 +158,13 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     return;
                 }
                 int chunk = chunks[0]++;
-                mutate(new Put(row)
-                        .addColumn(
-                                IncrementalStore.QMC,
-                                IncrementalStore.qualifier("o", settings.increment(), chunk),
-                                java.util.Arrays.copyOf(packedOffsets.array(), kept * Long.BYTES))
-                        .addColumn(
-                                IncrementalStore.QMC,
-                                IncrementalStore.qualifier("d", settings.increment(), chunk),
-                                java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES)));
+                store(
+                        IncrementalStore.QMC,
+                        "o",
+                        "d",
+                        chunk,
+                        java.util.Arrays.copyOf(packedOffsets.array(), kept * Long.BYTES),
+                        java.util.Arrays.copyOf(packedDatasets.array(), kept * Integer.BYTES));
             }
 
             private StoredValueCombiner.Chunk combine(byte[] values, byte[] lengths) {
@@ -189,13 +178,15 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 }
             }
 
-            private void mutate(Put put) {
+            /** One chunk of a key's data: two cells of one family, qualified by increment and chunk. */
+            private void store(byte[] family, String first, String second, int chunk, byte[] one, byte[] two) {
                 try {
-                    mutator.mutate(put);
+                    cells.add(row, family, IncrementalStore.qualifier(first, settings.increment(), chunk), one);
+                    cells.add(row, family, IncrementalStore.qualifier(second, settings.increment(), chunk), two);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
-                if (chunks[0] == 1) {
+                if (chunk == 0) {
                     context.getCounter(ItchyCounters.HBASE_ROWS_WRITTEN).increment(1);
                 }
             }

@@ -389,6 +389,8 @@ class ItchyTest {
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 16 * 1024);
         // Tiny HBase cells, so that keys with many values or offsets are written and read in many chunks.
         conf.setInt(ItchyConf.CHUNK_BYTES, 256);
+        // Small spills, so that a task writes several HFiles per family and their bulk load merges them.
+        conf.setLong(ItchyConf.BULK_SPILL_BYTES, 32 * 1024);
         return conf;
     }
 
