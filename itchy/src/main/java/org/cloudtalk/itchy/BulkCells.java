@@ -48,7 +48,7 @@ final class BulkCells implements Closeable {
         this.dir = new Path(workDir, DIR);
         this.fileName = fileName;
         this.timestamp = conf.getLong(ItchyConf.TIMESTAMP, System.currentTimeMillis());
-        this.spillBytes = conf.getLong(ItchyConf.BULK_SPILL_BYTES, 128L << 20);
+        this.spillBytes = conf.getLong(ItchyConf.BULK_SPILL_BYTES, 64L << 20);
     }
 
     void add(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
@@ -103,17 +103,18 @@ final class BulkCells implements Closeable {
         spills++;
     }
 
-    /** Loads a successful job's HFiles into the table and removes them; nothing to do if the job stored nothing. */
-    static void load(Configuration conf, TableName table, Path jobOutput) throws IOException {
+    /** Loads a successful job's HFiles into the table and removes them; false if the job stored nothing. */
+    static boolean load(Configuration conf, TableName table, Path jobOutput) throws IOException {
         Path dir = new Path(jobOutput, DIR);
         FileSystem fs = dir.getFileSystem(conf);
         if (!fs.exists(dir)) {
-            return;
+            return false;
         }
         Configuration loadConf = new Configuration(conf);
         // One file per reduce task per spill: a large job may bring more than the default 32 per region and family.
         loadConf.setInt(BulkLoadHFiles.MAX_FILES_PER_REGION_PER_FAMILY, Integer.MAX_VALUE);
         BulkLoadHFiles.create(loadConf).bulkLoad(table, dir);
         fs.delete(dir, true);
+        return true;
     }
 }

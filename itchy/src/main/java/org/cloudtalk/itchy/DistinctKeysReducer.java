@@ -6,13 +6,13 @@ import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
 
-/** The QMC key pass: each intermediate key of the appended records, once, serialized. */
-public final class DistinctKeysReducer extends Reducer<Object, ItchyValue, BytesWritable, NullWritable> {
+/** An increment's key pass: each intermediate key of the appended records, once, serialized. */
+public final class DistinctKeysReducer extends Reducer<Object, Object, BytesWritable, NullWritable> {
     private final Writables writables = new Writables();
     private final BytesWritable out = new BytesWritable();
 
     @Override
-    protected void reduce(Object key, Iterable<ItchyValue> values, Context context)
+    protected void reduce(Object key, Iterable<Object> values, Context context)
             throws IOException, InterruptedException {
         byte[] bytes = writables.bytes((Writable) key);
         out.set(bytes, 0, bytes.length);

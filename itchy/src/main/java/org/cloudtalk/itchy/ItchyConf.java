@@ -14,6 +14,11 @@ public final class ItchyConf {
     public static final String CHUNK_BYTES = "itchy.chunk.bytes";
     /** How many input records the decision model samples (default 10000). */
     public static final String SAMPLE_RECORDS = "itchy.sample.records";
+    /**
+     * A task buffers the HBase cells it stores and writes them to an HFile (bulk-loaded after the job) whenever they
+     * reach this many bytes of cells (default 64 MiB; about twice that on the heap of the reduce task).
+     */
+    public static final String BULK_SPILL_BYTES = "itchy.bulk.spill.bytes";
 
     // Set by ItchyJob for its tasks.
     static final String USER_MAPPER = "itchy.user.mapper";
@@ -22,6 +27,9 @@ public final class ItchyConf {
     static final String USER_MAP_KEY = "itchy.user.map.key";
     static final String USER_MAP_VALUE = "itchy.user.map.value";
     static final String TASK_MODE = "itchy.task.mode";
+    /** Whether the job's reducers store incremental data (a QMC increment's key pass does, its main job not). */
+    static final String STORES = "itchy.task.stores";
+
     static final String SIGNATURE = "itchy.task.signature";
     static final String INCREMENT = "itchy.task.increment";
     static final String COMMITTED = "itchy.task.committed";
@@ -30,8 +38,6 @@ public final class ItchyConf {
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";
     /** The timestamp of the cells a run stores: a rerun's cells replace a failed attempt's. */
     static final String TIMESTAMP = "itchy.task.timestamp";
-    /** A reduce task writes its buffered HBase cells to an HFile whenever they reach this many bytes. */
-    static final String BULK_SPILL_BYTES = "itchy.bulk.spill.bytes";
 
     static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";

@@ -212,7 +212,7 @@ public final class ItchyJob {
             for (Path file : files) {
                 datasets.add(describe(file, datasets.size() + 1, 0));
             }
-            Job job = itchyJob(mode, 0, -1, datasets, Set.of(), List.of(output.toString()), "first job", output);
+            Job job = itchyJob(mode, true, 0, -1, datasets, Set.of(), List.of(output.toString()), "first job", output);
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
             job.setInputFormatClass(TextInputFormat.class);
             run(job, "first job");
@@ -283,8 +283,10 @@ public final class ItchyJob {
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
             FileSystem fs = scratch.getFileSystem(conf);
             try {
+                // A QMC increment's key pass stores the appended records' offsets; its main job stores nothing.
                 Job job = itchyJob(
                         record.mode(),
+                        record.mode() != ItchyMode.QMC,
                         increment,
                         record.committed(),
                         datasets,
@@ -292,21 +294,27 @@ public final class ItchyJob {
                         outputs,
                         "increment " + increment,
                         differentialOutput);
+                Job keyPass = null;
                 if (record.mode() == ItchyMode.QMC) {
-                    prepareQmc(connection, record, job, files, newIds, datasets, scratch);
+                    keyPass = prepareQmc(connection, record, job, files, newIds, datasets, scratch);
                 } else {
                     if (record.mode() == ItchyMode.MO) {
+                        keyPass = runKeyPass(record, files, newIds, datasets, scratch);
                         job.getConfiguration()
                                 .set(
                                         ItchyConf.MO_KEYS,
-                                        runKeyPass(record, files, newIds, datasets, scratch)
-                                                .toString());
+                                        FileOutputFormat.getOutputPath(keyPass).toString());
                     }
                     FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
                     job.setInputFormatClass(TextInputFormat.class);
                 }
                 run(job, "increment " + increment);
                 bulkLoad(differentialOutput);
+                long rowsWritten = rowsWritten(job);
+                if (keyPass != null) {
+                    bulkLoad(FileOutputFormat.getOutputPath(keyPass));
+                    rowsWritten += rowsWritten(keyPass);
+                }
                 IncrementalStore.saveRecord(
                         connection,
                         conf,
@@ -316,7 +324,7 @@ public final class ItchyJob {
                                 record.mode(),
                                 increment,
                                 record.multiEmit(),
-                                record.keys() + rowsWritten(job),
+                                record.keys() + rowsWritten,
                                 record.decision(),
                                 datasets,
                                 outputs));
@@ -329,10 +337,11 @@ public final class ItchyJob {
     }
 
     /**
-     * QMC, first pass: map the appended records to find their intermediate keys; look up those keys' offsets in HBase
-     * in batches (each key once); write the relevant offsets per base dataset, sorted, for {@link IncrementInputFormat}.
+     * QMC, first pass: map the appended records to find their intermediate keys (and store their offsets); look up
+     * those keys' offsets in HBase in batches (each key once); write the relevant offsets per base dataset, sorted, for
+     * {@link IncrementInputFormat}. Returns the key pass, whose stored cells are loaded once the increment succeeded.
      */
-    private void prepareQmc(
+    private Job prepareQmc(
             Connection connection,
             JobRecord record,
             Job job,
@@ -341,7 +350,8 @@ public final class ItchyJob {
             List<JobRecord.Dataset> datasets,
             Path scratch)
             throws IOException, InterruptedException {
-        Path keysDir = runKeyPass(record, files, newIds, datasets, scratch);
+        Job keyPass = runKeyPass(record, files, newIds, datasets, scratch);
+        Path keysDir = FileOutputFormat.getOutputPath(keyPass);
         long lookupStart = System.nanoTime();
         Map<Integer, LongList> offsets = new HashMap<>();
         byte[] signature = HexFormat.of().parseHex(record.signature());
@@ -371,18 +381,23 @@ public final class ItchyJob {
         }
         FileInputFormat.setInputPaths(job, inputs.toArray(Path[]::new));
         job.setInputFormatClass(IncrementInputFormat.class);
+        return keyPass;
     }
 
     /**
      * Maps the appended records and writes their distinct intermediate keys, partitioned and sorted as the increment's
      * reducers will see them (same partitioner, same sort, same number of reducers): part i holds reducer i's keys.
+     * For QMC it also stores the appended records' offsets, as a first job's reducers do, so that the main job's
+     * values need not carry offsets through its shuffle.
      */
-    private Path runKeyPass(
+    private Job runKeyPass(
             JobRecord record, List<Path> files, Set<Integer> newIds, List<JobRecord.Dataset> datasets, Path scratch)
             throws IOException, InterruptedException {
         Path keysDir = new Path(scratch, "keys");
+        boolean qmc = record.mode() == ItchyMode.QMC;
         Job keysJob = itchyJob(
-                ItchyMode.QMC,
+                record.mode(),
+                qmc,
                 record.committed() + 1,
                 record.committed(),
                 datasets,
@@ -390,14 +405,18 @@ public final class ItchyJob {
                 record.outputs(),
                 "increment keys",
                 keysDir);
-        keysJob.setReducerClass(DistinctKeysReducer.class);
+        if (qmc) {
+            keysJob.getConfiguration().setClass(ItchyConf.USER_REDUCER, DistinctKeysReducer.class, Reducer.class);
+        } else {
+            keysJob.setReducerClass(DistinctKeysReducer.class);
+        }
         keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
         keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
         keysJob.setOutputKeyClass(BytesWritable.class);
         keysJob.setOutputValueClass(NullWritable.class);
         FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
         run(keysJob, "increment " + (record.committed() + 1) + " (key pass)");
-        return keysDir;
+        return keysJob;
     }
 
     /** A growable array of longs: millions of offsets without boxing. */
@@ -481,6 +500,7 @@ public final class ItchyJob {
 
     private Job itchyJob(
             ItchyMode mode,
+            boolean stores,
             int increment,
             int committed,
             List<JobRecord.Dataset> datasets,
@@ -496,6 +516,7 @@ public final class ItchyJob {
         jobConf.setClass(ItchyConf.USER_MAP_KEY, mapKey, Object.class);
         jobConf.setClass(ItchyConf.USER_MAP_VALUE, mapValue, Object.class);
         jobConf.set(ItchyConf.TASK_MODE, mode.name());
+        jobConf.setBoolean(ItchyConf.STORES, stores);
         jobConf.set(ItchyConf.SIGNATURE, signatureHex());
         jobConf.setInt(ItchyConf.INCREMENT, increment);
         jobConf.setInt(ItchyConf.COMMITTED, committed);
@@ -519,7 +540,7 @@ public final class ItchyJob {
         job.setMapperClass(ItchyMapper.class);
         job.setMapOutputKeyClass(mapKey);
         // Only QMC's values carry offsets through the shuffle; MO and Merge shuffle the user's values as they are.
-        boolean wrapped = mode == ItchyMode.QMC;
+        boolean wrapped = mode == ItchyMode.QMC && stores;
         job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
         if (combiner != null) {
             jobConf.setClass(ItchyConf.USER_COMBINER, combiner, Reducer.class);
@@ -557,8 +578,9 @@ public final class ItchyJob {
     /** Makes what the job's tasks stored visible in HBase (still under uncommitted qualifiers until the record). */
     private void bulkLoad(Path output) throws IOException {
         long start = System.nanoTime();
-        BulkCells.load(conf, IncrementalStore.table(conf), output);
-        phases.add(new Phase("bulk load", seconds(start)));
+        if (BulkCells.load(conf, IncrementalStore.table(conf), output)) {
+            phases.add(new Phase("bulk load", seconds(start)));
+        }
     }
 
     private static long rowsWritten(Job job) throws IOException {

@@ -28,14 +28,14 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         Mapper user = (Mapper) Writables.newInstance(conf.getClass(ItchyConf.USER_MAPPER, Mapper.class), conf);
         Path file = ((FileSplit) context.getInputSplit()).getPath();
         int dataset = settings.datasetOf(file);
-        boolean recordOffsets = settings.mode() == ItchyMode.QMC && !settings.incremental()
-                || settings.mode() == ItchyMode.QMC && settings.newDatasets().contains(dataset);
+        boolean wrap = settings.carriesOffsets();
+        boolean recordOffsets =
+                wrap && (!settings.incremental() || settings.newDatasets().contains(dataset));
         // Only jobs whose records emit several keys need post-filtering; ItchyJob sets the key list only for those.
         Set<BytesKey> relevant = conf.get(ItchyConf.RELEVANT_KEYS) != null
                         && !settings.newDatasets().contains(dataset)
                 ? relevantKeys(conf)
                 : null;
-        boolean wrap = settings.mode() == ItchyMode.QMC;
         boolean rereadingBase = settings.mode() == ItchyMode.QMC
                 && settings.incremental()
                 && !settings.newDatasets().contains(dataset);

@@ -30,7 +30,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
         TaskSettings settings = TaskSettings.of(conf);
         Reducer user = (Reducer) Writables.newInstance(conf.getClass(ItchyConf.USER_REDUCER, Reducer.class), conf);
         Class<?> valueClass = conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class);
-        boolean persists = settings.mode() == ItchyMode.QMC || settings.mode() == ItchyMode.MO;
+        boolean persists = settings.stores() && (settings.mode() == ItchyMode.QMC || settings.mode() == ItchyMode.MO);
         try (Connection connection = persists ? ConnectionFactory.createConnection(conf) : null;
                 BulkCells cells = persists
                         ? new BulkCells(

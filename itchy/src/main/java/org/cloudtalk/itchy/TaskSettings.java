@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
 /** What ItchyJob tells its tasks: technique, increment, datasets and where earlier outputs are. */
 record TaskSettings(
         ItchyMode mode,
+        boolean stores,
         byte[] signature,
         int increment,
         int committed,
@@ -37,6 +38,7 @@ record TaskSettings(
         }
         return new TaskSettings(
                 ItchyMode.valueOf(conf.get(ItchyConf.TASK_MODE, "OFF")),
+                conf.getBoolean(ItchyConf.STORES, true),
                 HexFormat.of().parseHex(conf.get(ItchyConf.SIGNATURE, "0000000000000000")),
                 conf.getInt(ItchyConf.INCREMENT, 0),
                 conf.getInt(ItchyConf.COMMITTED, -1),
@@ -49,6 +51,11 @@ record TaskSettings(
     /** The dataset id of an input file, or -1 if the job did not register it. */
     int datasetOf(Path file) {
         return datasetIds.getOrDefault(file.toUri().getPath(), -1);
+    }
+
+    /** QMC values carry their records' offsets through the shuffle only in jobs that store them. */
+    boolean carriesOffsets() {
+        return mode == ItchyMode.QMC && stores;
     }
 
     boolean incremental() {

@@ -68,6 +68,7 @@ public final class ItchyBenchmark {
     public static void main(String[] args) throws Exception {
         long megabytes = args.length > 0 ? Long.parseLong(args[0]) : 256;
         String csv = args.length > 1 ? args[1] : "itchy-bench.csv";
+        List<String> jobs = args.length > 2 ? List.of(args[2].split(",")) : List.of("Job1", "Job2", "WordCount");
         List<Row> rows = new ArrayList<>();
         try (MiniClusters clusters = MiniClusters.start()) {
             FileSystem fs = clusters.fileSystem();
@@ -80,24 +81,29 @@ public final class ItchyBenchmark {
             System.out.printf(Locale.ROOT, "lineitem cardinality: %s%n", cardinality);
             Path lineitem = new Path("/bench/lineitem/base");
             Path text = new Path("/bench/text/base");
-            generate(
-                    fs,
-                    lineitem,
-                    megabytes,
-                    (file, seed) -> DataGenerator.lineitem(fs, file, ROWS_PER_FILE, seed, cardinality));
-            generate(fs, text, megabytes, (file, seed) -> DataGenerator.text(fs, file, ROWS_PER_FILE, 20_000, seed));
             Path lineitemAppend = new Path("/bench/lineitem/append");
             Path textAppend = new Path("/bench/text/append");
-            appendOnePercent(
-                    fs,
-                    lineitem,
-                    lineitemAppend,
-                    (file, rowsToWrite) -> DataGenerator.lineitem(fs, file, (int) rowsToWrite, 999, cardinality));
-            appendOnePercent(
-                    fs,
-                    text,
-                    textAppend,
-                    (file, rowsToWrite) -> DataGenerator.text(fs, file, (int) rowsToWrite, 20_000, 999));
+            if (jobs.contains("Job1") || jobs.contains("Job2")) {
+                generate(
+                        fs,
+                        lineitem,
+                        megabytes,
+                        (file, seed) -> DataGenerator.lineitem(fs, file, ROWS_PER_FILE, seed, cardinality));
+                appendOnePercent(
+                        fs,
+                        lineitem,
+                        lineitemAppend,
+                        (file, rowsToWrite) -> DataGenerator.lineitem(fs, file, (int) rowsToWrite, 999, cardinality));
+            }
+            if (jobs.contains("WordCount")) {
+                generate(
+                        fs, text, megabytes, (file, seed) -> DataGenerator.text(fs, file, ROWS_PER_FILE, 20_000, seed));
+                appendOnePercent(
+                        fs,
+                        text,
+                        textAppend,
+                        (file, rowsToWrite) -> DataGenerator.text(fs, file, (int) rowsToWrite, 20_000, 999));
+            }
             // An operator's one-time set-up, not a cost of any job: otherwise the first Itchy job measured pays ~2 s.
             try (Connection connection = ConnectionFactory.createConnection(base)) {
                 IncrementalStore.ensureTable(connection, base);
@@ -107,6 +113,9 @@ public final class ItchyBenchmark {
                     new Workload("Job2", ExampleJobs::job2, lineitem, lineitemAppend, List.of(ItchyMode.MO)),
                     new Workload("WordCount", ExampleJobs::wordCount, text, textAppend, List.of()));
             for (Workload workload : workloads) {
+                if (!jobs.contains(workload.job())) {
+                    continue;
+                }
                 try {
                     List<Row> measured = run(base, workload);
                     measured.forEach(row -> System.out.println("measured: " + row));
