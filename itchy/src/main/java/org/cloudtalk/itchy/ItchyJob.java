@@ -26,7 +26,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -67,8 +66,8 @@ public final class ItchyJob {
     private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
     private static final int LOOKUP_BATCH = 1000;
     /**
-     * Above this fraction of the job's keys touched, QMC scans its rows rather than getting them: a Get of a row in
-     * store files not yet cached cost ~180 us here (docs/benchmarks.md), while a scan reads them sequentially.
+     * Above this fraction of the job's keys touched, QMC scans all its rows rather than seeking to each touched one:
+     * past a few percent, seeking visits most store-file blocks anyway, and a plain scan costs less per row.
      */
     private static final double SCAN_FRACTION = 0.05;
 
@@ -375,7 +374,7 @@ public final class ItchyJob {
             }
         }
         log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
-        phases.add(new Phase("offset lookups by " + (scan ? "scan" : "get"), seconds(lookupStart)));
+        phases.add(new Phase("offset lookups by " + (scan ? "scan" : "key"), seconds(lookupStart)));
         if (record.multiEmit()) {
             job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
         }
@@ -444,24 +443,22 @@ public final class ItchyJob {
         }
     }
 
-    /** Looks the keys up in batches: one random read each, cheapest when few of the job's keys are touched. */
+    /** Looks the keys up in batches ({@link RowBatch}), cheapest when few of the job's keys are touched. */
     private static void getOffsets(
             Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
             throws IOException {
-        List<Get> batch = new ArrayList<>(LOOKUP_BATCH);
-        for (byte[] key : keys) {
-            batch.add(new Get(IncrementalStore.row(signature, key)).addFamily(IncrementalStore.QMC));
-            if (batch.size() == LOOKUP_BATCH) {
-                collectOffsets(table.get(batch), committed, into);
-                batch.clear();
+        for (int from = 0; from < keys.size(); from += LOOKUP_BATCH) {
+            List<byte[]> rows = new ArrayList<>(LOOKUP_BATCH);
+            for (byte[] key : keys.subList(from, Math.min(keys.size(), from + LOOKUP_BATCH))) {
+                rows.add(IncrementalStore.row(signature, key));
             }
+            collectOffsets(RowBatch.read(table, IncrementalStore.QMC, rows), committed, into);
         }
-        collectOffsets(table.get(batch), committed, into);
     }
 
     /**
      * Reads all of the job's QMC rows in one sequential scan and keeps the touched keys' offsets: when many keys are
-     * touched, random reads would fetch most store-file blocks one Get at a time anyway.
+     * touched, seeking row by row would visit most store-file blocks anyway.
      */
     private static void scanOffsets(
             Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
@@ -477,13 +474,13 @@ public final class ItchyJob {
                 byte[] row = result.getRow();
                 if (touched.contains(ByteBuffer.wrap(row, signature.length, row.length - signature.length)
                         .slice())) {
-                    collectOffsets(new Result[] {result}, committed, into);
+                    collectOffsets(List.of(result), committed, into);
                 }
             }
         }
     }
 
-    private static void collectOffsets(Result[] results, int committed, Map<Integer, LongList> into) {
+    private static void collectOffsets(List<Result> results, int committed, Map<Integer, LongList> into) {
         for (Result result : results) {
             List<byte[]> offsets = IncrementalStore.committed(result, IncrementalStore.QMC, "o", committed);
             List<byte[]> datasets = IncrementalStore.committed(result, IncrementalStore.QMC, "d", committed);
@@ -540,7 +537,7 @@ public final class ItchyJob {
         job.setMapperClass(ItchyMapper.class);
         job.setMapOutputKeyClass(mapKey);
         // Only QMC's values carry offsets through the shuffle; MO and Merge shuffle the user's values as they are.
-        boolean wrapped = mode == ItchyMode.QMC && stores;
+        boolean wrapped = TaskSettings.of(jobConf).carriesOffsets();
         job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
         if (combiner != null) {
             jobConf.setClass(ItchyConf.USER_COMBINER, combiner, Reducer.class);

@@ -11,7 +11,6 @@ import java.util.concurrent.BlockingQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.BytesWritable;
@@ -21,14 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads an MO reduce task's stored values ahead of the reducer, in batched Gets on a background thread. The key pass
- * wrote this partition's distinct keys in the order the reducer will visit them (same partitioner, same sort), so
- * the reducer can take each key's values from the head of a queue instead of waiting for one Get per key. A key
- * missing from the queue (which would be a bug) falls back to a direct Get: never wrong, only slower.
+ * Reads an MO reduce task's stored values ahead of the reducer, on a background thread. The key pass wrote this
+ * partition's distinct keys in the order the reducer will visit them (same partitioner, same sort), so the reducer
+ * can take each key's values from the head of a queue instead of waiting for one Get per key; each batch of keys is
+ * one {@link RowBatch} read. A key missing from the queue (which would be a bug) falls back to a direct Get: never
+ * wrong, only slower.
  */
 final class StoredValuesPrefetch implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoredValuesPrefetch.class);
-    private static final int BATCH = 500;
+    private static final int BATCH = 2000;
     private static final int BATCHES_AHEAD = 4;
 
     /** One key's row and its stored MO cells, as the committed increments left them. */
@@ -76,21 +76,21 @@ final class StoredValuesPrefetch implements AutoCloseable {
         try (Table table = connection.getTable(IncrementalStore.table(conf));
                 SequenceFile.Reader keys = new SequenceFile.Reader(conf, SequenceFile.Reader.file(keyFile))) {
             BytesWritable key = new BytesWritable();
-            List<Get> gets = new ArrayList<>(BATCH);
+            List<byte[]> rows = new ArrayList<>(BATCH);
             boolean more = true;
             while (more) {
                 more = keys.next(key, NullWritable.get());
                 if (more) {
-                    gets.add(new Get(IncrementalStore.row(signature, key.copyBytes())).addFamily(IncrementalStore.MO));
+                    rows.add(IncrementalStore.row(signature, key.copyBytes()));
                 }
-                if (gets.size() == BATCH || (!more && !gets.isEmpty())) {
-                    Result[] results = table.get(gets);
-                    List<Stored> batch = new ArrayList<>(gets.size());
-                    for (int i = 0; i < results.length; i++) {
-                        batch.add(new Stored(gets.get(i).getRow(), results[i]));
+                if (rows.size() == BATCH || (!more && !rows.isEmpty())) {
+                    List<Result> results = RowBatch.read(table, IncrementalStore.MO, rows);
+                    List<Stored> batch = new ArrayList<>(rows.size());
+                    for (int i = 0; i < rows.size(); i++) {
+                        batch.add(new Stored(rows.get(i), results.get(i)));
                     }
                     batches.put(batch);
-                    gets = new ArrayList<>(BATCH);
+                    rows = new ArrayList<>(BATCH);
                 }
             }
         } catch (Exception e) {

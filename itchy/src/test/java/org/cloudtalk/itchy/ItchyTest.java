@@ -174,7 +174,7 @@ class ItchyTest {
         long relevantAgain = earlier.stream()
                 .filter(line -> touchedAgain.contains(line.split(",")[1]))
                 .count();
-        assertThat(report.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by get");
+        assertThat(report.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by key");
         assertThat(scanned.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by scan");
         assertThat(scanned.counter(ItchyCounters.BASE_RECORDS_REREAD)).isEqualTo(relevantAgain);
         assertThat(ItchyOutput.current(conf, name))
