@@ -45,7 +45,11 @@ public final class IncrementInputFormat extends TextInputFormat {
             if (slice == null) {
                 continue;
             }
-            long[] offsets = relevant.computeIfAbsent(dataset, id -> read(conf, slice));
+            long[] offsets = relevant.get(dataset);
+            if (offsets == null) {
+                offsets = RelevantOffsets.read(conf, slice);
+                relevant.put(dataset, offsets);
+            }
             int from = firstAtOrAfter(offsets, fileSplit.getStart());
             int to = firstAtOrAfter(offsets, fileSplit.getStart() + fileSplit.getLength());
             if (from < to) {
@@ -58,14 +62,6 @@ public final class IncrementInputFormat extends TextInputFormat {
     @Override
     public RecordReader<LongWritable, Text> createRecordReader(InputSplit split, TaskAttemptContext context) {
         return split instanceof OffsetSplit ? new OffsetRecordReader() : super.createRecordReader(split, context);
-    }
-
-    private static long[] read(Configuration conf, RelevantOffsets.Slice slice) {
-        try {
-            return RelevantOffsets.read(conf, slice);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 
     private static int firstAtOrAfter(long[] sorted, long position) {

@@ -15,9 +15,8 @@ import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
 /**
  * Runs the user's unchanged mapper. For QMC it turns each value it writes into an {@link ItchyValue}: the serialized
  * value plus the dataset and offset of the input record, which ride the shuffle to the reducer; for MO and Merge the
- * values pass through as they are. When QMC re-reads
- * base records for an increment of a job whose records emit several keys, keys the appended records did not produce
- * are dropped (post-filtering, §5.6.2).
+ * values pass through as they are. When QMC re-reads base records for an increment of a job whose records emit
+ * several keys, keys the appended records did not produce are dropped (post-filtering, §5.6.2).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {

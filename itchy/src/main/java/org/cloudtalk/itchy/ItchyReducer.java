@@ -19,8 +19,8 @@ import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 /**
  * Runs the user's unchanged reducer. For each key it stores Itchy's incremental data (bulk-loaded once the job has
  * succeeded, see {@link BulkCells}): QMC the key's offsets (piggy-backed through the shuffle), MO the key's
- * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's stored values (read ahead in batches) and hands them
- * to the reducer ahead of the new ones (Algorithm 1).
+ * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's
+ * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
