@@ -26,6 +26,11 @@ public final class MiniClusters implements AutoCloseable {
         // leave the jobs too little and the heap thrashes once a benchmark stores gigabytes.
         conf.setFloat("hfile.block.cache.size", 0.1f);
         conf.setFloat("hbase.regionserver.global.memstore.size", 0.25f);
+        // Closing an HDFS file usually races the DataNode's report of its last block; the client then sleeps before
+        // asking again, 400 ms by default, which was most of a short increment's wall time here. Retry sooner, with
+        // more retries so that the total wait allowed (~12.8 s) stays what the defaults allow (~12.4 s).
+        conf.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 25);
+        conf.setInt("dfs.client.block.write.locateFollowingBlock.retries", 9);
         conf.setInt("hbase.master.info.port", -1);
         conf.setInt("hbase.regionserver.info.port", -1);
         HBaseTestingUtility util = new HBaseTestingUtility(conf);
