@@ -18,7 +18,8 @@ public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, Itc
     public void run(Context context) throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();
         Reducer user = (Reducer) Writables.newInstance(conf.getClass(ItchyConf.USER_COMBINER, Reducer.class), conf);
-        Class<?> valueClass = conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class);
+        UserValues.Factory values =
+                new UserValues.Factory(conf.getClass(ItchyConf.USER_MAP_VALUE, Writable.class), conf);
         Writables writables = new Writables();
         ItchyValue out = new ItchyValue();
         UserValues[] current = {null};
@@ -37,7 +38,7 @@ public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, Itc
             @Override
             public Iterable getValues() throws IOException, InterruptedException {
                 if (current[0] == null) { // Reducer.run asks again after reduce(): same values
-                    current[0] = new UserValues(context.getValues(), List.of(), valueClass, conf, false);
+                    current[0] = values.of(context.getValues(), List.of(), false, null);
                 }
                 return current[0];
             }

@@ -43,8 +43,8 @@ public final class ItchyConf {
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
     static final String RELEVANT_OFFSET_SLICES = "itchy.task.relevant.offset.slices";
     static final String NEW_DATASETS = "itchy.task.new.datasets";
-    /** An MO increment's key pass output: each reduce task's keys, in its visiting order. */
-    static final String MO_KEYS = "itchy.task.mo.keys";
+    /** Where an MO increment's map tasks note the keys they emit ({@link TouchedKeys}). */
+    static final String MO_TOUCHED_KEYS = "itchy.task.mo.touched.keys";
 
     private ItchyConf() {}
 }

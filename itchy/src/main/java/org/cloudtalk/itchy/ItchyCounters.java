@@ -15,6 +15,8 @@ public enum ItchyCounters {
     POST_FILTERED,
     BASE_RECORDS_REREAD,
     STORED_VALUES_READ,
+    /** MO: keys whose stored values were not read ahead but with a Get when the reducer reached them. */
+    STORED_ROWS_READ_DIRECTLY,
     BASE_OUTPUT_RECORDS_MERGED,
     HBASE_ROWS_WRITTEN
 }

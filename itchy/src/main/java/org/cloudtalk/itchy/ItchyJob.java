@@ -298,11 +298,8 @@ public final class ItchyJob {
                     keyPass = prepareQmc(connection, record, job, files, newIds, datasets, scratch);
                 } else {
                     if (record.mode() == ItchyMode.MO) {
-                        keyPass = runKeyPass(record, files, newIds, datasets, scratch);
                         job.getConfiguration()
-                                .set(
-                                        ItchyConf.MO_KEYS,
-                                        FileOutputFormat.getOutputPath(keyPass).toString());
+                                .set(ItchyConf.MO_TOUCHED_KEYS, new Path(scratch, "touched-keys").toString());
                     }
                     FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
                     job.setInputFormatClass(TextInputFormat.class);
@@ -384,19 +381,16 @@ public final class ItchyJob {
     }
 
     /**
-     * Maps the appended records and writes their distinct intermediate keys, partitioned and sorted as the increment's
-     * reducers will see them (same partitioner, same sort, same number of reducers): part i holds reducer i's keys.
-     * For QMC it also stores the appended records' offsets, as a first job's reducers do, so that the main job's
-     * values need not carry offsets through its shuffle.
+     * QMC: maps the appended records and writes their distinct intermediate keys; stores the appended records'
+     * offsets, as a first job's reducers do, so that the main job's values need not carry offsets through its shuffle.
      */
     private Job runKeyPass(
             JobRecord record, List<Path> files, Set<Integer> newIds, List<JobRecord.Dataset> datasets, Path scratch)
             throws IOException, InterruptedException {
         Path keysDir = new Path(scratch, "keys");
-        boolean qmc = record.mode() == ItchyMode.QMC;
         Job keysJob = itchyJob(
                 record.mode(),
-                qmc,
+                true,
                 record.committed() + 1,
                 record.committed(),
                 datasets,
@@ -404,11 +398,7 @@ public final class ItchyJob {
                 record.outputs(),
                 "increment keys",
                 keysDir);
-        if (qmc) {
-            keysJob.getConfiguration().setClass(ItchyConf.USER_REDUCER, DistinctKeysReducer.class, Reducer.class);
-        } else {
-            keysJob.setReducerClass(DistinctKeysReducer.class);
-        }
+        keysJob.getConfiguration().setClass(ItchyConf.USER_REDUCER, DistinctKeysReducer.class, Reducer.class);
         keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
         keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
         keysJob.setOutputKeyClass(BytesWritable.class);

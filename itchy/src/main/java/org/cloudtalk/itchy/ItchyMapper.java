@@ -9,14 +9,17 @@ import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Partitioner;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
+import org.apache.hadoop.util.ReflectionUtils;
 
 /**
  * Runs the user's unchanged mapper. For QMC it turns each value it writes into an {@link ItchyValue}: the serialized
  * value plus the dataset and offset of the input record, which ride the shuffle to the reducer; for MO and Merge the
  * values pass through as they are. When QMC re-reads base records for an increment of a job whose records emit
- * several keys, keys the appended records did not produce are dropped (post-filtering, §5.6.2).
+ * several keys, keys the appended records did not produce are dropped (post-filtering, §5.6.2). In an MO increment
+ * it notes the keys it emits ({@link TouchedKeys}) so that the reducers can read their stored values ahead.
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
@@ -38,6 +41,12 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         boolean rereadingBase = settings.mode() == ItchyMode.QMC
                 && settings.incremental()
                 && !settings.newDatasets().contains(dataset);
+        TouchedKeys touched = settings.mode() == ItchyMode.MO
+                        && settings.incremental()
+                        && conf.get(ItchyConf.MO_TOUCHED_KEYS) != null
+                        && context.getNumReduceTasks() > 0
+                ? new TouchedKeys(conf, partitioner(context), context.getNumReduceTasks())
+                : null;
         ItchyValue itchyValue = new ItchyValue();
         Writables writables = new Writables();
         DataOutputBuffer keyBuffer = new DataOutputBuffer();
@@ -76,6 +85,11 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
                     }
                 }
                 counts[ItchyCounters.MAP_OUTPUT_RECORDS.ordinal()]++;
+                if (touched != null) {
+                    keyBuffer.reset();
+                    ((Writable) key).write(keyBuffer);
+                    touched.add(key, value, keyBuffer.getData(), keyBuffer.getLength());
+                }
                 if (!wrap) {
                     context.write(key, value);
                     return;
@@ -90,6 +104,13 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
             }
         };
         user.run(wrapped);
+        if (touched != null) {
+            touched.write(
+                    conf,
+                    new Path(conf.get(ItchyConf.MO_TOUCHED_KEYS)),
+                    context.getTaskAttemptID(),
+                    context.getSortComparator());
+        }
         if (emitsOfRecord[0] > 1) {
             counts[ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS.ordinal()]++;
         }
@@ -97,6 +118,14 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
             if (counts[counter.ordinal()] > 0) {
                 context.getCounter(counter).increment(counts[counter.ordinal()]);
             }
+        }
+    }
+
+    private static Partitioner partitioner(Context context) throws IOException {
+        try {
+            return (Partitioner) ReflectionUtils.newInstance(context.getPartitionerClass(), context.getConfiguration());
+        } catch (ClassNotFoundException e) {
+            throw new IOException("the job's partitioner class is not on the task's classpath", e);
         }
     }
 

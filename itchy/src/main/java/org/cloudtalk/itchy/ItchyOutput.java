@@ -52,7 +52,8 @@ public final class ItchyOutput {
                 conf,
                 SequenceFile.Writer.file(new Path(destination, ItchyOutputFormat.partFile(0))),
                 SequenceFile.Writer.keyClass(first.getKey().getClass()),
-                SequenceFile.Writer.valueClass(first.getValue().getClass()))) {
+                SequenceFile.Writer.valueClass(first.getValue().getClass()),
+                ItchyOutputFormat.compression(conf, false))) {
             for (Map.Entry<WritableComparable, Writable> entry : result.entrySet()) {
                 writer.append(entry.getKey(), entry.getValue());
             }

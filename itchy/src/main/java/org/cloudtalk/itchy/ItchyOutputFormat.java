@@ -12,10 +12,14 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.io.SequenceFile.CompressionType;
 import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.DefaultCodec;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.util.ReflectionUtils;
 
 /**
  * Job output as SequenceFiles, so that a record can be read back at its offset. For Merge-class jobs it records where
@@ -28,6 +32,25 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
         return String.format("part-r-%05d", partition);
     }
 
+    /**
+     * The compression the job's output gets: what SequenceFileOutputFormat would give the same configuration (none
+     * unless output compression is enabled), not SequenceFile's own default (every record through zlib). Block
+     * compression becomes record compression where records are read back at their positions (Merge).
+     */
+    static SequenceFile.Writer.Option compression(Configuration conf, boolean readAtPositions) {
+        if (!conf.getBoolean(FileOutputFormat.COMPRESS, false)) {
+            return SequenceFile.Writer.compression(CompressionType.NONE);
+        }
+        CompressionType type =
+                CompressionType.valueOf(conf.get(FileOutputFormat.COMPRESS_TYPE, CompressionType.RECORD.name()));
+        if (readAtPositions && type == CompressionType.BLOCK) {
+            type = CompressionType.RECORD;
+        }
+        Class<? extends CompressionCodec> codec =
+                conf.getClass(FileOutputFormat.COMPRESS_CODEC, DefaultCodec.class, CompressionCodec.class);
+        return SequenceFile.Writer.compression(type, ReflectionUtils.newInstance(codec, conf));
+    }
+
     @Override
     public RecordWriter<Object, Object> getRecordWriter(TaskAttemptContext context) throws IOException {
         Configuration conf = context.getConfiguration();
@@ -37,7 +60,8 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
                 conf,
                 SequenceFile.Writer.file(file),
                 SequenceFile.Writer.keyClass(context.getOutputKeyClass()),
-                SequenceFile.Writer.valueClass(context.getOutputValueClass()));
+                SequenceFile.Writer.valueClass(context.getOutputValueClass()),
+                compression(conf, settings.mode() == ItchyMode.MERGE));
         if (settings.mode() != ItchyMode.MERGE) {
             return new RecordWriter<>() {
                 @Override

@@ -41,6 +41,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null;
                 StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
             Writables writables = new Writables();
+            UserValues.Factory userValues = new UserValues.Factory(valueClass, conf);
             Class<?> combinerClass = conf.getClass(ItchyConf.USER_COMBINER, null);
             StoredValueCombiner storedCombiner = settings.mode() == ItchyMode.MO && combinerClass != null
                     ? new StoredValueCombiner(conf, combinerClass, valueClass, context)
@@ -65,18 +66,14 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     if (current[0] != null) {
                         return (UserValues) current[0]; // Reducer.run asks again after reduce(): same values
                     }
-                    byte[] row = persists
-                            ? IncrementalStore.row(
-                                    settings.signature(), writables.bytes((Writable) context.getCurrentKey()))
-                            : null;
+                    byte[] key = persists ? writables.bytes((Writable) context.getCurrentKey()) : null;
+                    byte[] row = persists ? IncrementalStore.row(settings.signature(), key) : null;
                     List<byte[]> stored = settings.mode() == ItchyMode.MO && settings.incremental()
-                            ? storedValues(prefetch, table, row, settings.committed(), context)
+                            ? storedValues(prefetch, table, key, row, settings.committed(), context)
                             : List.of();
-                    UserValues values = new UserValues(
+                    UserValues values = userValues.of(
                             context.getValues(),
                             stored,
-                            valueClass,
-                            conf,
                             settings.mode() == ItchyMode.MO,
                             persists ? sink(settings, row, cells, storedCombiner, context) : null);
                     current[0] = values;
@@ -89,29 +86,30 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
         }
     }
 
-    /** For an MO increment: this task's stored values, read ahead in the order of the key pass's partition file. */
+    /** For an MO increment: this task's stored values, read ahead in the order the reducer visits its keys. */
     private static StoredValuesPrefetch prefetch(
-            Configuration conf, TaskSettings settings, Connection connection, Context context) throws IOException {
-        String keys = conf.get(ItchyConf.MO_KEYS);
-        if (settings.mode() != ItchyMode.MO || !settings.incremental() || keys == null) {
+            Configuration conf, TaskSettings settings, Connection connection, Context context) {
+        String notes = conf.get(ItchyConf.MO_TOUCHED_KEYS);
+        if (settings.mode() != ItchyMode.MO || !settings.incremental() || notes == null) {
             return null;
         }
-        Path keyFile = new Path(
-                keys,
-                ItchyOutputFormat.partFile(
-                        context.getTaskAttemptID().getTaskID().getId()));
-        if (!keyFile.getFileSystem(conf).exists(keyFile)) {
-            return null;
-        }
-        return new StoredValuesPrefetch(conf, connection, keyFile, settings.signature());
+        return new StoredValuesPrefetch(
+                conf,
+                connection,
+                new Path(notes),
+                context.getTaskAttemptID().getTaskID().getId(),
+                context.getSortComparator(),
+                context.getGroupingComparator(),
+                settings.signature());
     }
 
     private static List<byte[]> storedValues(
-            StoredValuesPrefetch prefetch, Table table, byte[] row, int committed, Context context)
+            StoredValuesPrefetch prefetch, Table table, byte[] key, byte[] row, int committed, Context context)
             throws IOException, InterruptedException {
-        Result result = prefetch == null ? null : prefetch.take(row);
+        Result result = prefetch == null ? null : prefetch.take(key);
         if (result == null) {
             result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+            context.getCounter(ItchyCounters.STORED_ROWS_READ_DIRECTLY).increment(1);
         }
         List<byte[]> values = new ArrayList<>();
         List<byte[]> concatenated = IncrementalStore.committed(result, IncrementalStore.MO, "v", committed);

@@ -3,7 +3,6 @@ package org.cloudtalk.itchy;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -13,50 +12,68 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.NullWritable;
-import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.io.RawComparator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads an MO reduce task's stored values ahead of the reducer, on a background thread. The key pass wrote this
- * partition's distinct keys in the order the reducer will visit them (same partitioner, same sort), so the reducer
- * can take each key's values from the head of a queue instead of waiting for one Get per key; each batch of keys is
- * one {@link RowBatch} read. A key missing from the queue (which would be a bug) falls back to a direct Get: never
- * wrong, only slower.
+ * Reads an MO reduce task's stored values ahead of the reducer, on a background thread. The increment's map tasks
+ * noted the keys they emitted ({@link TouchedKeys}); sorted with the job's comparators they are the keys this reducer
+ * will visit, in order, so the reducer takes each key's values from the head of a queue instead of waiting for one
+ * Get per key; each batch of keys is one {@link RowBatch} read. A key the notes lack is read directly: never wrong,
+ * only slower.
  */
 final class StoredValuesPrefetch implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoredValuesPrefetch.class);
     private static final int BATCH = 2000;
     private static final int BATCHES_AHEAD = 4;
 
-    /** One key's row and its stored MO cells, as the committed increments left them. */
-    record Stored(byte[] row, Result result) {}
+    /** One key (serialized) and its stored MO cells, as the committed increments left them. */
+    record Stored(byte[] key, Result result) {}
 
     private static final List<Stored> END = List.of();
 
     private final BlockingQueue<List<Stored>> batches = new ArrayBlockingQueue<>(BATCHES_AHEAD);
     private final Deque<Stored> current = new ArrayDeque<>();
+    private final RawComparator<?> sort;
+    private final RawComparator<?> grouping;
     private final Thread reader;
     private volatile Exception failure;
     private boolean ended;
 
-    StoredValuesPrefetch(Configuration conf, Connection connection, Path keyFile, byte[] signature) {
-        reader = new Thread(() -> read(conf, connection, keyFile, signature), "itchy-mo-prefetch");
+    /**
+     * @param notes the increment's {@link TouchedKeys} directory
+     * @param partition this reduce task's partition
+     */
+    StoredValuesPrefetch(
+            Configuration conf,
+            Connection connection,
+            Path notes,
+            int partition,
+            RawComparator<?> sort,
+            RawComparator<?> grouping,
+            byte[] signature) {
+        this.sort = sort;
+        this.grouping = grouping;
+        reader = new Thread(() -> read(conf, connection, notes, partition, signature), "itchy-mo-prefetch");
         reader.setDaemon(true);
         reader.start();
     }
 
-    /** The stored cells of {@code row}, or null if the prefetch has no entry for it. */
-    Result take(byte[] row) throws IOException, InterruptedException {
+    /** The stored cells of the serialized {@code key}, or null if the prefetch has no entry for it. */
+    Result take(byte[] key) throws IOException, InterruptedException {
         while (true) {
             while (!current.isEmpty()) {
-                Stored head = current.poll();
-                if (Arrays.equals(head.row(), row)) {
-                    return head.result();
+                byte[] head = current.peek().key();
+                if (grouping.compare(head, 0, head.length, key, 0, key.length) == 0) {
+                    return current.poll().result();
                 }
-                log.warn("MO prefetch skipped a key the reducer did not visit; its values are read directly");
+                if (sort.compare(head, 0, head.length, key, 0, key.length) > 0) {
+                    return null; // the key was not noted: the reducer reads it directly
+                }
+                // Noted but never reduced, e.g. a key the combiner dropped.
+                log.debug("MO prefetch: a noted key was not reduced");
+                current.poll();
             }
             if (ended) {
                 return null;
@@ -72,25 +89,27 @@ final class StoredValuesPrefetch implements AutoCloseable {
         }
     }
 
-    private void read(Configuration conf, Connection connection, Path keyFile, byte[] signature) {
+    private void read(Configuration conf, Connection connection, Path notes, int partition, byte[] signature) {
         try (Table table = connection.getTable(IncrementalStore.table(conf));
-                SequenceFile.Reader keys = new SequenceFile.Reader(conf, SequenceFile.Reader.file(keyFile))) {
-            BytesWritable key = new BytesWritable();
-            List<byte[]> rows = new ArrayList<>(BATCH);
+                TouchedKeys.Reader keys = new TouchedKeys.Reader(conf, notes, partition, sort, grouping)) {
+            List<byte[]> batchKeys = new ArrayList<>(BATCH);
             boolean more = true;
             while (more) {
-                more = keys.next(key, NullWritable.get());
+                byte[] key = keys.next();
+                more = key != null;
                 if (more) {
-                    rows.add(IncrementalStore.row(signature, key.copyBytes()));
+                    batchKeys.add(key);
                 }
-                if (rows.size() == BATCH || (!more && !rows.isEmpty())) {
+                if (batchKeys.size() == BATCH || (!more && !batchKeys.isEmpty())) {
+                    List<byte[]> rows = new ArrayList<>(batchKeys.size());
+                    batchKeys.forEach(batchKey -> rows.add(IncrementalStore.row(signature, batchKey)));
                     List<Result> results = RowBatch.read(table, IncrementalStore.MO, rows);
                     List<Stored> batch = new ArrayList<>(rows.size());
                     for (int i = 0; i < rows.size(); i++) {
-                        batch.add(new Stored(rows.get(i), results.get(i)));
+                        batch.add(new Stored(batchKeys.get(i), results.get(i)));
                     }
                     batches.put(batch);
-                    rows = new ArrayList<>(BATCH);
+                    batchKeys = new ArrayList<>(BATCH);
                 }
             }
         } catch (Exception e) {

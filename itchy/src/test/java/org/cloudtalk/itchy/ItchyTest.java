@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
@@ -133,6 +134,12 @@ class ItchyTest {
                         .isPositive()
                         .isLessThanOrEqualTo(3000L + 40L * (increment - 1));
             } else {
+                if (mode == ItchyMode.MO) {
+                    // The map tasks' key notes put every key's stored values ahead of the reducers.
+                    assertThat(report.counter(ItchyCounters.STORED_VALUES_READ)).isPositive();
+                    assertThat(report.counter(ItchyCounters.STORED_ROWS_READ_DIRECTLY))
+                            .isZero();
+                }
                 assertThat(report.counter(ItchyCounters.MAP_INPUT_RECORDS)).isEqualTo(40);
                 // Only the appended records are read, every byte of them once.
                 assertThat(report.counter(ItchyCounters.INPUT_BYTES_MAPPED))
@@ -144,41 +151,103 @@ class ItchyTest {
 
     @Test
     void qmcReReadsExactlyTheBaseRecordsOfTouchedKeys() throws Exception {
-        String name = "qmc-exact";
-        Path root = new Path("/itchy-test/" + name);
         Configuration conf = conf(ItchyMode.QMC);
-        Path base = new Path(root, "base");
-        DataGenerator.sales(fs, new Path(base, "a.txt"), 4000, 400, 21);
-        ItchyJob job = JOB_AVG.job().apply(conf, name);
-        job.runFirst(List.of(base), new Path(root, "out-0"));
-        Path appended = new Path(root, "append-1");
-        DataGenerator.sales(fs, new Path(appended, "part.txt"), 5, 400, 22);
-        ItchyJob.RunReport report = job.runIncrement(List.of(appended), new Path(root, "out-1"));
-        Set<String> touched = new HashSet<>();
-        lines(new Path(appended, "part.txt")).forEach(line -> touched.add(line.split(",")[1]));
-        long relevant = lines(new Path(base, "a.txt")).stream()
+        SalesRun run = salesFirstAndIncrement("qmc-exact", conf, 4000, 5, 400, 21);
+        Set<String> touched = categories(run.appended());
+        long relevant = lines(run.base()).stream()
                 .filter(line -> touched.contains(line.split(",")[1]))
                 .count();
-        assertThat(report.counter(ItchyCounters.BASE_RECORDS_REREAD))
+        assertThat(run.report().counter(ItchyCounters.BASE_RECORDS_REREAD))
                 .isEqualTo(relevant)
                 .isLessThan(4000 / 20);
 
         // Many keys touched: the offsets come from a scan of the job's rows instead of Gets; same exact re-read.
-        Path second = new Path(root, "append-2");
-        DataGenerator.sales(fs, new Path(second, "part.txt"), 150, 400, 23);
-        ItchyJob.RunReport scanned = job.runIncrement(List.of(second), new Path(root, "out-2"));
-        Set<String> touchedAgain = new HashSet<>();
-        lines(new Path(second, "part.txt")).forEach(line -> touchedAgain.add(line.split(",")[1]));
-        List<String> earlier = new ArrayList<>(lines(new Path(base, "a.txt")));
-        earlier.addAll(lines(new Path(appended, "part.txt")));
+        Path root = new Path("/itchy-test/qmc-exact");
+        Path second = new Path(root, "append-2/part.txt");
+        DataGenerator.sales(fs, second, 150, 400, 23);
+        ItchyJob.RunReport scanned = run.job().runIncrement(List.of(second.getParent()), new Path(root, "out-2"));
+        Set<String> touchedAgain = categories(second);
+        List<String> earlier = new ArrayList<>(lines(run.base()));
+        earlier.addAll(lines(run.appended()));
         long relevantAgain = earlier.stream()
                 .filter(line -> touchedAgain.contains(line.split(",")[1]))
                 .count();
-        assertThat(report.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by key");
+        assertThat(run.report().phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by key");
         assertThat(scanned.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by scan");
         assertThat(scanned.counter(ItchyCounters.BASE_RECORDS_REREAD)).isEqualTo(relevantAgain);
+        assertThat(ItchyOutput.current(conf, "qmc-exact"))
+                .isEqualTo(recompute(
+                        JOB_AVG,
+                        List.of(run.base().getParent(), run.appended().getParent(), second.getParent()),
+                        new Path(root, "full-2")));
+    }
+
+    @Test
+    void moReadsKeysItsMapsDidNotNoteOneByOne() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        conf.setInt(TouchedKeys.MAX_PER_MAP, 3);
+        SalesRun run = salesFirstAndIncrement("mo-capped-notes", conf, 2000, 60, 100, 31);
+        // One map task noted 3 keys; the reducers read the others' values when they reached them.
+        assertThat(run.report().counter(ItchyCounters.STORED_ROWS_READ_DIRECTLY))
+                .isEqualTo(categories(run.appended()).size() - 3L);
+        assertThat(ItchyOutput.current(conf, "mo-capped-notes"))
+                .isEqualTo(recompute(
+                        JOB_AVG,
+                        List.of(run.base().getParent(), run.appended().getParent()),
+                        new Path("/itchy-test/mo-capped-notes/full-1")));
+    }
+
+    /** A JobAvg job's first run over generated sales lines and one increment. */
+    record SalesRun(ItchyJob job, Path base, Path appended, ItchyJob.RunReport report) {}
+
+    private static SalesRun salesFirstAndIncrement(
+            String name, Configuration conf, int baseRows, int appendedRows, int categories, long seed)
+            throws Exception {
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base/a.txt");
+        DataGenerator.sales(fs, base, baseRows, categories, seed);
+        ItchyJob job = JOB_AVG.job().apply(conf, name);
+        job.runFirst(List.of(base.getParent()), new Path(root, "out-0"));
+        Path appended = new Path(root, "append-1/part.txt");
+        DataGenerator.sales(fs, appended, appendedRows, categories, seed + 1);
+        return new SalesRun(
+                job, base, appended, job.runIncrement(List.of(appended.getParent()), new Path(root, "out-1")));
+    }
+
+    /** The categories (JobAvg's keys) of a sales file's lines. */
+    private static Set<String> categories(Path salesFile) throws Exception {
+        Set<String> categories = new HashSet<>();
+        lines(salesFile).forEach(line -> categories.add(line.split(",")[1]));
+        return categories;
+    }
+
+    @Test
+    void outputsAreCompressedOnlyAsTheJobAsksAndMergeStillReadsThemBack() throws Exception {
+        assertThat(runMergeAndCheck("plain-output", conf(ItchyMode.MERGE))).isFalse();
+        // Block compression would leave no record positions to read back; Merge gets record compression instead.
+        Configuration compressing = conf(ItchyMode.MERGE);
+        compressing.setBoolean("mapreduce.output.fileoutputformat.compress", true);
+        compressing.set("mapreduce.output.fileoutputformat.compress.type", "BLOCK");
+        assertThat(runMergeAndCheck("compressed-output", compressing)).isTrue();
+    }
+
+    /** A WordCount Merge job and one increment, checked against a recompute; whether its outputs are compressed. */
+    private static boolean runMergeAndCheck(String name, Configuration conf) throws Exception {
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 800, 41);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 42);
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
         assertThat(ItchyOutput.current(conf, name))
-                .isEqualTo(recompute(JOB_AVG, List.of(base, appended, second), new Path(root, "full-2")));
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+        Path part = new Path(new Path(root, "out-1"), ItchyOutputFormat.partFile(0));
+        try (SequenceFile.Reader reader = new SequenceFile.Reader(conf, SequenceFile.Reader.file(part))) {
+            assertThat(reader.isBlockCompressed()).isFalse();
+            return reader.isCompressed();
+        }
     }
 
     @Test
