@@ -438,11 +438,8 @@ public final class ItchyJob {
             Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
             throws IOException {
         for (int from = 0; from < keys.size(); from += LOOKUP_BATCH) {
-            List<byte[]> rows = new ArrayList<>(LOOKUP_BATCH);
-            for (byte[] key : keys.subList(from, Math.min(keys.size(), from + LOOKUP_BATCH))) {
-                rows.add(IncrementalStore.row(signature, key));
-            }
-            collectOffsets(RowBatch.read(table, IncrementalStore.QMC, rows), committed, into);
+            List<byte[]> batch = keys.subList(from, Math.min(keys.size(), from + LOOKUP_BATCH));
+            collectOffsets(RowBatch.read(table, IncrementalStore.QMC, signature, batch), committed, into);
         }
     }
 

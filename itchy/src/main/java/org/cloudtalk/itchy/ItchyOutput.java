@@ -11,6 +11,7 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableUtils;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
@@ -53,7 +54,7 @@ public final class ItchyOutput {
                 SequenceFile.Writer.file(new Path(destination, ItchyOutputFormat.partFile(0))),
                 SequenceFile.Writer.keyClass(first.getKey().getClass()),
                 SequenceFile.Writer.valueClass(first.getValue().getClass()),
-                ItchyOutputFormat.compression(conf, false))) {
+                ItchyOutputFormat.compression(Job.getInstance(conf), false))) {
             for (Map.Entry<WritableComparable, Writable> entry : result.entrySet()) {
                 writer.append(entry.getKey(), entry.getValue());
             }

@@ -14,11 +14,12 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.SequenceFile.CompressionType;
 import org.apache.hadoop.io.Writable;
-import org.apache.hadoop.io.compress.CompressionCodec;
 import org.apache.hadoop.io.compress.DefaultCodec;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
@@ -33,22 +34,21 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
     }
 
     /**
-     * The compression the job's output gets: what SequenceFileOutputFormat would give the same configuration (none
-     * unless output compression is enabled), not SequenceFile's own default (every record through zlib). Block
-     * compression becomes record compression where records are read back at their positions (Merge).
+     * The compression the job's output gets: what SequenceFileOutputFormat gives the same job (none unless output
+     * compression is enabled), not SequenceFile's own default (every record through zlib). Block compression becomes
+     * record compression where records are read back at their positions (Merge).
      */
-    static SequenceFile.Writer.Option compression(Configuration conf, boolean readAtPositions) {
-        if (!conf.getBoolean(FileOutputFormat.COMPRESS, false)) {
+    static SequenceFile.Writer.Option compression(JobContext job, boolean readAtPositions) {
+        if (!getCompressOutput(job)) {
             return SequenceFile.Writer.compression(CompressionType.NONE);
         }
-        CompressionType type =
-                CompressionType.valueOf(conf.get(FileOutputFormat.COMPRESS_TYPE, CompressionType.RECORD.name()));
+        CompressionType type = SequenceFileOutputFormat.getOutputCompressionType(job);
         if (readAtPositions && type == CompressionType.BLOCK) {
             type = CompressionType.RECORD;
         }
-        Class<? extends CompressionCodec> codec =
-                conf.getClass(FileOutputFormat.COMPRESS_CODEC, DefaultCodec.class, CompressionCodec.class);
-        return SequenceFile.Writer.compression(type, ReflectionUtils.newInstance(codec, conf));
+        return SequenceFile.Writer.compression(
+                type,
+                ReflectionUtils.newInstance(getOutputCompressorClass(job, DefaultCodec.class), job.getConfiguration()));
     }
 
     @Override
@@ -61,7 +61,7 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
                 SequenceFile.Writer.file(file),
                 SequenceFile.Writer.keyClass(context.getOutputKeyClass()),
                 SequenceFile.Writer.valueClass(context.getOutputValueClass()),
-                compression(conf, settings.mode() == ItchyMode.MERGE));
+                compression(context, settings.mode() == ItchyMode.MERGE));
         if (settings.mode() != ItchyMode.MERGE) {
             return new RecordWriter<>() {
                 @Override

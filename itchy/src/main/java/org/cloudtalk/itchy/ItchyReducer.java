@@ -46,12 +46,12 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
             StoredValueCombiner storedCombiner = settings.mode() == ItchyMode.MO && combinerClass != null
                     ? new StoredValueCombiner(conf, combinerClass, valueClass, context)
                     : null;
-            Object[] current = {null, null}; // UserValues, row key
+            UserValues[] current = {null}; // the key being reduced
             Runnable finishKey = () -> {
                 if (current[0] == null) {
                     return;
                 }
-                ((UserValues) current[0]).drain(); // persists the key's last chunk
+                current[0].drain(); // persists the key's last chunk
                 current[0] = null;
             };
             Reducer.Context wrapped = new WrappedReducer().new Context(context) {
@@ -64,7 +64,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 @Override
                 public Iterable getValues() throws IOException, InterruptedException {
                     if (current[0] != null) {
-                        return (UserValues) current[0]; // Reducer.run asks again after reduce(): same values
+                        return current[0]; // Reducer.run asks again after reduce(): same values
                     }
                     byte[] key = persists ? writables.bytes((Writable) context.getCurrentKey()) : null;
                     byte[] row = persists ? IncrementalStore.row(settings.signature(), key) : null;
@@ -77,7 +77,6 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                             settings.mode() == ItchyMode.MO,
                             persists ? sink(settings, row, cells, storedCombiner, context) : null);
                     current[0] = values;
-                    current[1] = row;
                     return values;
                 }
             };

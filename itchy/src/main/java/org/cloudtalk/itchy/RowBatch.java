@@ -21,11 +21,16 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class RowBatch {
     private RowBatch() {}
 
-    /** The rows' cells, aligned with {@code rows}; an empty result for a row that has none. */
-    static List<Result> read(Table table, byte[] family, List<byte[]> rows) throws IOException {
-        if (rows.isEmpty()) {
+    /**
+     * The cells of the job's rows of the given serialized keys, aligned with {@code keys}; an empty result for a row
+     * that has none.
+     */
+    static List<Result> read(Table table, byte[] family, byte[] signature, List<byte[]> keys) throws IOException {
+        if (keys.isEmpty()) {
             return List.of();
         }
+        List<byte[]> rows = new ArrayList<>(keys.size());
+        keys.forEach(key -> rows.add(IncrementalStore.row(signature, key)));
         List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
         byte[] first = rows.get(0);
         byte[] last = first;

@@ -101,11 +101,9 @@ final class StoredValuesPrefetch implements AutoCloseable {
                     batchKeys.add(key);
                 }
                 if (batchKeys.size() == BATCH || (!more && !batchKeys.isEmpty())) {
-                    List<byte[]> rows = new ArrayList<>(batchKeys.size());
-                    batchKeys.forEach(batchKey -> rows.add(IncrementalStore.row(signature, batchKey)));
-                    List<Result> results = RowBatch.read(table, IncrementalStore.MO, rows);
-                    List<Stored> batch = new ArrayList<>(rows.size());
-                    for (int i = 0; i < rows.size(); i++) {
+                    List<Result> results = RowBatch.read(table, IncrementalStore.MO, signature, batchKeys);
+                    List<Stored> batch = new ArrayList<>(batchKeys.size());
+                    for (int i = 0; i < batchKeys.size(); i++) {
                         batch.add(new Stored(batchKeys.get(i), results.get(i)));
                     }
                     batches.put(batch);
