@@ -2,7 +2,6 @@ package org.cloudtalk.itchy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -18,8 +17,6 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What reading and writing Itchy's rows costs per row on the benchmark's set-up ({@code bin/itchy bench-hbase ROWS}):
@@ -46,7 +43,7 @@ public final class HBaseAccessBenchmark {
                             admin.flush(IncrementalStore.table(conf));
                         }
                         report(round, "scan", scan(table), rows);
-                        List<byte[]> keys = randomRows(rows, rows / 4, new Random(round));
+                        List<byte[]> keys = randomKeys(rows, rows / 4, new Random(round));
                         report(round, "get, batches of 500", get(table, keys), keys.size());
                         report(round, "multi-row-range scan, 5000 rows each", rangeScan(table, keys), keys.size());
                     }
@@ -60,9 +57,12 @@ public final class HBaseAccessBenchmark {
                 Locale.ROOT, "round %d: %-40s %8.1f us/row (%d rows)%n", round, what, nanos / 1e3 / rows, rows);
     }
 
+    private static byte[] key(long key) {
+        return ByteBuffer.allocate(8).putLong(Long.reverse(key)).array();
+    }
+
     private static byte[] row(long key) {
-        return IncrementalStore.row(
-                SIGNATURE, ByteBuffer.allocate(8).putLong(Long.reverse(key)).array());
+        return IncrementalStore.row(SIGNATURE, key(key));
     }
 
     private static long put(Connection connection, Configuration conf, int rows, Durability durability)
@@ -95,9 +95,10 @@ public final class HBaseAccessBenchmark {
         return System.nanoTime() - start;
     }
 
-    private static List<byte[]> randomRows(int rows, int count, Random random) {
+    /** The serialized keys of a random {@code count} of the rows, each once. */
+    private static List<byte[]> randomKeys(int rows, int count, Random random) {
         List<byte[]> keys = new ArrayList<>(count);
-        random.ints(count, 0, rows).distinct().forEach(i -> keys.add(row(i)));
+        random.ints(count, 0, rows).distinct().forEach(i -> keys.add(key(i)));
         return keys;
     }
 
@@ -105,7 +106,7 @@ public final class HBaseAccessBenchmark {
         long start = System.nanoTime();
         List<Get> batch = new ArrayList<>();
         for (byte[] key : keys) {
-            batch.add(new Get(key).addFamily(IncrementalStore.QMC));
+            batch.add(new Get(IncrementalStore.row(SIGNATURE, key)).addFamily(IncrementalStore.QMC));
             if (batch.size() == 500) {
                 table.get(batch);
                 batch.clear();
@@ -115,25 +116,12 @@ public final class HBaseAccessBenchmark {
         return System.nanoTime() - start;
     }
 
+    /** What Itchy's key lookups and MO read-ahead do ({@link RowBatch}), 5,000 keys per scan. */
     private static long rangeScan(Table table, List<byte[]> keys) throws Exception {
         long start = System.nanoTime();
         for (int from = 0; from < keys.size(); from += 5000) {
-            byte[][] part =
-                    keys.subList(from, Math.min(keys.size(), from + 5000)).toArray(byte[][]::new);
-            Arrays.sort(part, Bytes.BYTES_COMPARATOR);
-            List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
-            for (byte[] key : part) {
-                ranges.add(new MultiRowRangeFilter.RowRange(key, true, key, true));
-            }
-            Scan scan = new Scan()
-                    .withStartRow(part[0])
-                    .withStopRow(part[part.length - 1], true)
-                    .addFamily(IncrementalStore.QMC)
-                    .setFilter(new MultiRowRangeFilter(ranges))
-                    .setCaching(5000);
-            try (ResultScanner scanner = table.getScanner(scan)) {
-                scanner.forEach(result -> {});
-            }
+            RowBatch.read(
+                    table, IncrementalStore.QMC, SIGNATURE, keys.subList(from, Math.min(keys.size(), from + 5000)));
         }
         return System.nanoTime() - start;
     }

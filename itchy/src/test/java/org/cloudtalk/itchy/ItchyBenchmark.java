@@ -84,25 +84,20 @@ public final class ItchyBenchmark {
             Path lineitemAppend = new Path("/bench/lineitem/append");
             Path textAppend = new Path("/bench/text/append");
             if (jobs.contains("Job1") || jobs.contains("Job2")) {
-                generate(
-                        fs,
-                        lineitem,
-                        megabytes,
-                        (file, seed) -> DataGenerator.lineitem(fs, file, ROWS_PER_FILE, seed, cardinality));
-                appendOnePercent(
+                generateWithAppend(
                         fs,
                         lineitem,
                         lineitemAppend,
-                        (file, rowsToWrite) -> DataGenerator.lineitem(fs, file, (int) rowsToWrite, 999, cardinality));
+                        megabytes,
+                        (file, count, seed) -> DataGenerator.lineitem(fs, file, count, seed, cardinality));
             }
             if (jobs.contains("WordCount")) {
-                generate(
-                        fs, text, megabytes, (file, seed) -> DataGenerator.text(fs, file, ROWS_PER_FILE, 20_000, seed));
-                appendOnePercent(
+                generateWithAppend(
                         fs,
                         text,
                         textAppend,
-                        (file, rowsToWrite) -> DataGenerator.text(fs, file, (int) rowsToWrite, 20_000, 999));
+                        megabytes,
+                        (file, count, seed) -> DataGenerator.text(fs, file, count, 20_000, seed));
             }
             // An operator's one-time set-up, not a cost of any job: otherwise the first Itchy job measured pays ~2 s.
             try (Connection connection = ConnectionFactory.createConnection(base)) {
@@ -187,8 +182,9 @@ public final class ItchyBenchmark {
         System.out.println("wrote " + csv + " and " + svg);
     }
 
-    interface FileWriter {
-        long write(Path file, long seedOrRows) throws Exception;
+    /** Writes {@code rows} generated rows with {@code seed} to a file; returns its bytes. */
+    interface RowWriter {
+        long write(Path file, int rows, long seed) throws Exception;
     }
 
     private static long bytesPerLineitemRow(FileSystem fs) throws Exception {
@@ -198,24 +194,23 @@ public final class ItchyBenchmark {
         return bytes / 10_000;
     }
 
-    private static void generate(FileSystem fs, Path dir, long megabytes, FileWriter writer) throws Exception {
-        long bytes = 0;
-        for (int i = 0; bytes < megabytes << 20; i++) {
-            bytes += writer.write(new Path(dir, String.format("part-%04d.txt", i)), i + 1);
+    /** About {@code megabytes} of base files under {@code base}, then 1% of that as one new file under {@code append}. */
+    private static void generateWithAppend(FileSystem fs, Path base, Path append, long megabytes, RowWriter writer)
+            throws Exception {
+        long baseBytes = 0;
+        for (int i = 0; baseBytes < megabytes << 20; i++) {
+            baseBytes += writer.write(new Path(base, String.format("part-%04d.txt", i)), ROWS_PER_FILE, i + 1);
         }
-        System.out.printf(Locale.ROOT, "generated %s: %.1f MB%n", dir, bytes / 1048576.0);
-    }
-
-    private static void appendOnePercent(FileSystem fs, Path base, Path append, FileWriter writer) throws Exception {
-        long baseBytes = fs.getContentSummary(base).getLength();
+        System.out.printf(Locale.ROOT, "generated %s: %.1f MB%n", base, baseBytes / 1048576.0);
         long fileBytes = fs.getFileStatus(fs.listStatus(base)[0].getPath()).getLen();
-        writer.write(new Path(append, "part.txt"), Math.max(1, ROWS_PER_FILE * (baseBytes / 100) / fileBytes));
+        long appendRows = Math.max(1, ROWS_PER_FILE * (baseBytes / 100) / fileBytes);
+        long appendBytes = writer.write(new Path(append, "part.txt"), (int) appendRows, 999);
         System.out.printf(
                 Locale.ROOT,
                 "appended %s: %.1f MB (%.2f%%)%n",
                 append,
-                fs.getContentSummary(append).getLength() / 1048576.0,
-                100.0 * fs.getContentSummary(append).getLength() / baseBytes);
+                appendBytes / 1048576.0,
+                100.0 * appendBytes / baseBytes);
     }
 
     /** The decision model's technique first, then each alternative, all against one plain first job and recompute. */
