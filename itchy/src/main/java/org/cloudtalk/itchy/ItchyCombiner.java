@@ -1,6 +1,7 @@
 package org.cloudtalk.itchy;
 
 import java.io.IOException;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DataOutputBuffer;
@@ -9,8 +10,9 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 
 /**
- * Runs the user's combiner (§5.9). Its output values are wrapped again, and all offsets of the values it combined are
- * attached to the first value it emits for the key, so QMC keeps every offset through combining.
+ * Runs the user's combiner (§5.9) on keys with several values. Its output values are wrapped again, and all offsets of
+ * the values it combined are attached to the first value it emits for the key, so QMC keeps every offset through
+ * combining.
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, ItchyValue> {
@@ -32,14 +34,23 @@ public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, Itc
                 }
                 current[0] = null;
                 offsetsAttached[0] = false;
-                return context.nextKey();
+                while (context.nextKey()) {
+                    Iterator<ItchyValue> shuffled = context.getValues().iterator();
+                    ItchyValue first = shuffled.next();
+                    if (shuffled.hasNext()) {
+                        current[0] = values.of(followedBy(first, shuffled), List.of(), false, null);
+                        return true;
+                    }
+                    // Hadoop may run a combiner on any subset of a key's values, or on none, so a lone value goes
+                    // through as it is, offsets included: most keys of a spill have one value, and unwrapping,
+                    // combining and re-wrapping each was most of a QMC first job's extra cost.
+                    context.write(context.getCurrentKey(), first);
+                }
+                return false;
             }
 
             @Override
-            public Iterable getValues() throws IOException, InterruptedException {
-                if (current[0] == null) { // Reducer.run asks again after reduce(): same values
-                    current[0] = values.of(context.getValues(), List.of(), false, null);
-                }
+            public Iterable getValues() {
                 return current[0];
             }
 
@@ -60,5 +71,27 @@ public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, Itc
             }
         };
         user.run(wrapped);
+    }
+
+    /** {@code first}, then what {@code rest} has left; {@code first} must be used before {@code rest} moves on. */
+    private static Iterable<ItchyValue> followedBy(ItchyValue first, Iterator<ItchyValue> rest) {
+        Iterator<ItchyValue> values = new Iterator<>() {
+            private boolean firstTaken;
+
+            @Override
+            public boolean hasNext() {
+                return !firstTaken || rest.hasNext();
+            }
+
+            @Override
+            public ItchyValue next() {
+                if (!firstTaken) {
+                    firstTaken = true;
+                    return first;
+                }
+                return rest.next();
+            }
+        };
+        return () -> values;
     }
 }
