@@ -7,10 +7,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.ToDoubleFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
@@ -27,12 +29,18 @@ import org.cloudtalk.itchy.examples.DataGenerator;
  * then, for the technique the decision model picks and for the alternatives, the first job with Itchy and an increment
  * of 1% appended records; finally a plain job recomputing everything. Reports runtime, input bytes mapped and HBase
  * storage, checks every increment's result equals the recompute, and writes a CSV and an SVG chart.
+ *
+ * <p>With several rounds ({@code bin/itchy bench MB CSV JOBS ROUNDS}) each round repeats all of it on a table of its
+ * own, and the report gives each time's median over the rounds: on a shared machine one run of a 40 s job moves by
+ * ±10%, as much as the first-job overhead being measured.
  */
 public final class ItchyBenchmark {
     /** Rows per key, as TPC-H has per partkey (6M lineitems, 200,000 parts at scale factor 1). */
     private static final int ROWS_PER_KEY = 30;
 
     private static final int ROWS_PER_FILE = 200_000;
+
+    private static final String OUTPUTS = "/bench/out";
 
     private ItchyBenchmark() {}
 
@@ -69,6 +77,7 @@ public final class ItchyBenchmark {
         long megabytes = args.length > 0 ? Long.parseLong(args[0]) : 256;
         String csv = args.length > 1 ? args[1] : "itchy-bench.csv";
         List<String> jobs = args.length > 2 ? List.of(args[2].split(",")) : List.of("Job1", "Job2", "WordCount");
+        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         List<Row> rows = new ArrayList<>();
         try (MiniClusters clusters = MiniClusters.start()) {
             FileSystem fs = clusters.fileSystem();
@@ -99,10 +108,6 @@ public final class ItchyBenchmark {
                         megabytes,
                         (file, count, seed) -> DataGenerator.text(fs, file, count, 20_000, seed));
             }
-            // An operator's one-time set-up, not a cost of any job: otherwise the first Itchy job measured pays ~2 s.
-            try (Connection connection = ConnectionFactory.createConnection(base)) {
-                IncrementalStore.ensureTable(connection, base);
-            }
             List<Workload> workloads = List.of(
                     new Workload("Job1", ExampleJobs::job1, lineitem, lineitemAppend, List.of(ItchyMode.QMC)),
                     new Workload("Job2", ExampleJobs::job2, lineitem, lineitemAppend, List.of(ItchyMode.MO)),
@@ -112,9 +117,18 @@ public final class ItchyBenchmark {
                     continue;
                 }
                 try {
-                    List<Row> measured = run(base, workload);
-                    measured.forEach(row -> System.out.println("measured: " + row));
-                    rows.addAll(measured);
+                    List<List<Row>> measured = new ArrayList<>();
+                    for (int round = 1; round <= rounds; round++) {
+                        List<Row> inRound = inRound(base, round, roundConf -> run(roundConf, workload));
+                        inRound.forEach(row -> System.out.printf(
+                                Locale.ROOT,
+                                "measured: %s (overhead %.1f%%, speed-up %.1fx)%n",
+                                row,
+                                row.overheadPercent(),
+                                row.speedup()));
+                        measured.add(inRound);
+                    }
+                    rows.addAll(medians(measured));
                 } catch (Exception e) {
                     // Report what the other workloads measured, and say plainly which one failed.
                     System.out.println("FAILED: " + workload.job());
@@ -122,10 +136,10 @@ public final class ItchyBenchmark {
                 }
             }
         }
-        report(rows, csv);
+        report(rows, rounds, csv);
     }
 
-    private static void report(List<Row> rows, String csv) throws IOException {
+    private static void report(List<Row> rows, int rounds, String csv) throws IOException {
         StringBuilder out =
                 new StringBuilder("job,technique,chosen,plain_first_s,itchy_first_s,increment_s,recompute_s,"
                         + "increment_read,recompute_read,base_records_reread,hbase_bytes\n");
@@ -175,7 +189,8 @@ public final class ItchyBenchmark {
                     row.baseRecordsReread(),
                     row.hbaseBytes()));
         }
-        System.out.println("* = the decision model's choice");
+        System.out.println(
+                "* = the decision model's choice" + (rounds > 1 ? "; times are medians of " + rounds + " rounds" : ""));
         Files.writeString(java.nio.file.Path.of(csv), out);
         String svg = csv.replaceFirst("\\.csv$", "") + ".svg";
         Files.writeString(java.nio.file.Path.of(svg), BenchmarkChart.svg(rows));
@@ -214,8 +229,62 @@ public final class ItchyBenchmark {
     }
 
     /** The decision model's technique first, then each alternative, all against one plain first job and recompute. */
+    interface RoundAction {
+        List<Row> run(Configuration roundConf) throws Exception;
+    }
+
+    /**
+     * Runs {@code action} against a table of the round's own (created beforehand: an operator's one-time set-up, not a
+     * cost of any job, else the first Itchy job measured pays ~2 s), then drops the table and the round's outputs.
+     */
+    private static List<Row> inRound(Configuration base, int round, RoundAction action) throws Exception {
+        Configuration conf = new Configuration(base);
+        conf.set(ItchyConf.TABLE, "itchy-bench-" + round);
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            IncrementalStore.ensureTable(connection, conf);
+            try {
+                return action.run(conf);
+            } finally {
+                try (Admin admin = connection.getAdmin()) {
+                    admin.disableTable(IncrementalStore.table(conf));
+                    admin.deleteTable(IncrementalStore.table(conf));
+                }
+                FileSystem.get(conf).delete(new Path(OUTPUTS), true);
+            }
+        }
+    }
+
+    /** Per job and technique, each time's median over the rounds; counts and bytes are the same in every round. */
+    private static List<Row> medians(List<List<Row>> rounds) {
+        List<Row> medians = new ArrayList<>();
+        for (int i = 0; i < rounds.get(0).size(); i++) {
+            int at = i;
+            List<Row> same = rounds.stream().map(round -> round.get(at)).toList();
+            Row first = same.get(0);
+            medians.add(new Row(
+                    first.job(),
+                    first.technique(),
+                    first.chosen(),
+                    median(same, Row::plainFirst),
+                    median(same, Row::itchyFirst),
+                    median(same, Row::increment),
+                    median(same, Row::recompute),
+                    first.incrementRead(),
+                    first.recomputeRead(),
+                    first.baseRecordsReread(),
+                    first.hbaseBytes()));
+        }
+        return medians;
+    }
+
+    private static double median(List<Row> rows, ToDoubleFunction<Row> time) {
+        double[] sorted = rows.stream().mapToDouble(time).sorted().toArray();
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
     private static List<Row> run(Configuration base, Workload workload) throws Exception {
-        String out = "/bench/out/" + workload.job();
+        String out = OUTPUTS + "/" + workload.job();
         // Warm up the JIT and page cache on the small append, so the first timed job does not pay for it.
         workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-warm-up")
@@ -270,7 +339,7 @@ public final class ItchyBenchmark {
 
     private static Measured runItchy(Configuration base, Workload workload, String mode) throws Exception {
         String name = workload.job() + "-" + mode;
-        String out = "/bench/out/" + name;
+        String out = OUTPUTS + "/" + name;
         ItchyJob itchy = workload.factory().apply(mode(base, mode), name);
         long t0 = System.nanoTime();
         ItchyJob.RunReport first = itchy.runFirst(List.of(workload.base()), new Path(out + "/base"));
