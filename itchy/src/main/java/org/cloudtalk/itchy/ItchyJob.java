@@ -2,7 +2,9 @@ package org.cloudtalk.itchy;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -18,6 +20,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
@@ -70,6 +76,8 @@ public final class ItchyJob {
      * past a few percent, seeking visits most store-file blocks anyway, and a plain scan costs less per row.
      */
     private static final double SCAN_FRACTION = 0.05;
+    /** Input files whose length and checksum are asked for at once; each ask is a few short RPCs. */
+    private static final int STATE_THREADS = 8;
 
     private final Configuration conf;
     private final String name;
@@ -207,10 +215,12 @@ public final class ItchyJob {
                 throw new ItchyException(
                         "job " + name + " already ran its first job; run an increment, or use a new name");
             }
+            long checkStart = System.nanoTime();
             List<JobRecord.Dataset> datasets = new ArrayList<>();
-            for (Path file : files) {
-                datasets.add(describe(file, datasets.size() + 1, 0));
+            for (FileState file : states(files)) {
+                datasets.add(file.dataset(datasets.size() + 1, 0));
             }
+            phases.add(new Phase("input checks", seconds(checkStart)));
             Job job = itchyJob(mode, true, 0, -1, datasets, Set.of(), List.of(output.toString()), "first job", output);
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
             job.setInputFormatClass(TextInputFormat.class);
@@ -255,6 +265,8 @@ public final class ItchyJob {
                                 + "): mapper, reducer, combiner, merge function, key/value classes "
                                 + "or itchy.signature.keys differ, so its incremental data does not apply; run a new first job");
             }
+            phases = new ArrayList<>();
+            long checkStart = System.nanoTime();
             checkUnchanged(record);
             Set<String> known =
                     record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
@@ -263,7 +275,6 @@ public final class ItchyJob {
                 throw new ItchyException("no appended files under " + appended);
             }
             int increment = record.committed() + 1;
-            phases = new ArrayList<>();
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
             Set<Integer> newIds = new HashSet<>();
             for (Path file : files) {
@@ -272,10 +283,13 @@ public final class ItchyJob {
                     throw new ItchyException(
                             path + " was already processed by job " + name + "; append new records as new files");
                 }
-                JobRecord.Dataset dataset = describe(file, record.nextDatasetId() + newIds.size(), increment);
+            }
+            for (FileState file : states(files)) {
+                JobRecord.Dataset dataset = file.dataset(record.nextDatasetId() + newIds.size(), increment);
                 datasets.add(dataset);
                 newIds.add(dataset.id());
             }
+            phases.add(new Phase("input checks", seconds(checkStart)));
             clearFailedAttempt(differentialOutput);
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(qualified(differentialOutput));
@@ -646,30 +660,70 @@ public final class ItchyJob {
 
     /** Base input may only grow by new files: a changed base file would make the stored offsets and values wrong. */
     private void checkUnchanged(JobRecord record) throws IOException {
-        for (JobRecord.Dataset dataset : record.datasets()) {
-            Path path = new Path(dataset.path());
-            FileSystem fs = path.getFileSystem(conf);
-            if (!fs.exists(path)) {
-                throw new ItchyException(
-                        "input " + path + " of an earlier run is gone; Itchy needs it to stay as it was");
-            }
-            JobRecord.Dataset now = describe(path, dataset.id(), dataset.increment());
-            if (now.length() != dataset.length() || !now.checksum().equals(dataset.checksum())) {
-                throw new ItchyException("input " + path + " was modified since it was processed (length "
-                        + dataset.length() + " -> " + now.length() + "); Itchy supports appending records as new "
+        List<JobRecord.Dataset> datasets = record.datasets();
+        List<FileState> now;
+        try {
+            now = states(
+                    datasets.stream().map(dataset -> new Path(dataset.path())).toList());
+        } catch (FileNotFoundException gone) {
+            throw new ItchyException("an input of an earlier run is gone (" + gone.getMessage()
+                    + "); Itchy needs its inputs to stay as they were");
+        }
+        for (int i = 0; i < datasets.size(); i++) {
+            JobRecord.Dataset dataset = datasets.get(i);
+            FileState file = now.get(i);
+            if (file.length() != dataset.length() || !file.checksum().equals(dataset.checksum())) {
+                throw new ItchyException("input " + dataset.path() + " was modified since it was processed (length "
+                        + dataset.length() + " -> " + file.length() + "); Itchy supports appending records as new "
                         + "files, not changing processed ones: run a new first job");
             }
         }
     }
 
-    private JobRecord.Dataset describe(Path file, int id, int increment) throws IOException {
+    /** A file as a run saw it: its length, and its checksum (its modification time where the file system has none). */
+    private record FileState(String path, long length, String checksum) {
+        JobRecord.Dataset dataset(int id, int increment) {
+            return new JobRecord.Dataset(id, path, length, checksum, increment);
+        }
+    }
+
+    /**
+     * The files' states, in order, asked for several at a time: a file's checksum is a round trip to the DataNode of
+     * each of its blocks, which over a large base input adds up when asked one file after another.
+     */
+    private List<FileState> states(List<Path> files) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(STATE_THREADS, files.size())));
+        try {
+            List<Future<FileState>> pending = new ArrayList<>();
+            for (Path file : files) {
+                pending.add(pool.submit(() -> state(file)));
+            }
+            List<FileState> states = new ArrayList<>();
+            for (Future<FileState> state : pending) {
+                states.add(state.get());
+            }
+            return states;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while checking the input files");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private FileState state(Path file) throws IOException {
         FileSystem fs = file.getFileSystem(conf);
         FileStatus status = fs.getFileStatus(file);
         FileChecksum checksum = fs.getFileChecksum(file);
         String text = checksum == null
                 ? "mtime:" + status.getModificationTime()
                 : checksum.getAlgorithmName() + ":" + HexFormat.of().formatHex(checksum.getBytes());
-        return new JobRecord.Dataset(id, qualified(file), status.getLen(), text, increment);
+        return new FileState(qualified(file), status.getLen(), text);
     }
 
     private String qualified(Path path) throws IOException {

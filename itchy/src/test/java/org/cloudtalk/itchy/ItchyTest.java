@@ -172,7 +172,9 @@ class ItchyTest {
         long relevantAgain = earlier.stream()
                 .filter(line -> touchedAgain.contains(line.split(",")[1]))
                 .count();
-        assertThat(run.report().phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by key");
+        assertThat(run.report().phases())
+                .extracting(ItchyJob.Phase::name)
+                .contains("input checks", "offset lookups by key");
         assertThat(scanned.phases()).extracting(ItchyJob.Phase::name).contains("offset lookups by scan");
         assertThat(scanned.counter(ItchyCounters.BASE_RECORDS_REREAD)).isEqualTo(relevantAgain);
         assertThat(ItchyOutput.current(conf, "qmc-exact"))
@@ -315,6 +317,13 @@ class ItchyTest {
         assertThatThrownBy(
                         () -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(appended), new Path(root, "x")))
                 .hasMessageContaining("was modified since it was processed");
+
+        fs.delete(new Path(base, "a.txt"), false);
+        assertThatThrownBy(
+                        () -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(appended), new Path(root, "x")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("an input of an earlier run is gone")
+                .hasMessageContaining("a.txt");
     }
 
     /** Two jobs of the same classes over different data, increments interleaved: each must see only its own data. */
