@@ -65,12 +65,16 @@ public final class ItchyBenchmark {
         }
     }
 
-    /** A job, its base and appended input, and the techniques to measure besides the decision model's choice. */
+    /**
+     * A job, its base and appended input, an append of the same size for warming up, and the techniques to measure
+     * besides the decision model's choice.
+     */
     record Workload(
             String job,
             BiFunction<Configuration, String, ItchyJob> factory,
             Path base,
             Path append,
+            Path warmUp,
             List<ItchyMode> alternatives) {}
 
     public static void main(String[] args) throws Exception {
@@ -92,11 +96,14 @@ public final class ItchyBenchmark {
             Path text = new Path("/bench/text/base");
             Path lineitemAppend = new Path("/bench/lineitem/append");
             Path textAppend = new Path("/bench/text/append");
+            Path lineitemWarmUp = new Path("/bench/lineitem/warm-up");
+            Path textWarmUp = new Path("/bench/text/warm-up");
             if (jobs.contains("Job1") || jobs.contains("Job2")) {
                 generateWithAppend(
                         fs,
                         lineitem,
                         lineitemAppend,
+                        lineitemWarmUp,
                         megabytes,
                         (file, count, seed) -> DataGenerator.lineitem(fs, file, count, seed, cardinality));
             }
@@ -105,13 +112,21 @@ public final class ItchyBenchmark {
                         fs,
                         text,
                         textAppend,
+                        textWarmUp,
                         megabytes,
                         (file, count, seed) -> DataGenerator.text(fs, file, count, 20_000, seed));
             }
             List<Workload> workloads = List.of(
-                    new Workload("Job1", ExampleJobs::job1, lineitem, lineitemAppend, List.of(ItchyMode.QMC)),
-                    new Workload("Job2", ExampleJobs::job2, lineitem, lineitemAppend, List.of(ItchyMode.MO)),
-                    new Workload("WordCount", ExampleJobs::wordCount, text, textAppend, List.of()));
+                    new Workload(
+                            "Job1",
+                            ExampleJobs::job1,
+                            lineitem,
+                            lineitemAppend,
+                            lineitemWarmUp,
+                            List.of(ItchyMode.QMC)),
+                    new Workload(
+                            "Job2", ExampleJobs::job2, lineitem, lineitemAppend, lineitemWarmUp, List.of(ItchyMode.MO)),
+                    new Workload("WordCount", ExampleJobs::wordCount, text, textAppend, textWarmUp, List.of()));
             for (Workload workload : workloads) {
                 if (!jobs.contains(workload.job())) {
                     continue;
@@ -119,7 +134,7 @@ public final class ItchyBenchmark {
                 try {
                     List<List<Row>> measured = new ArrayList<>();
                     for (int round = 1; round <= rounds; round++) {
-                        List<Row> inRound = inRound(base, round, roundConf -> run(roundConf, workload));
+                        List<Row> inRound = inRound(base, round, workload);
                         inRound.forEach(row -> System.out.printf(
                                 Locale.ROOT,
                                 "measured: %s (overhead %.1f%%, speed-up %.1fx)%n",
@@ -209,9 +224,12 @@ public final class ItchyBenchmark {
         return bytes / 10_000;
     }
 
-    /** About {@code megabytes} of base files under {@code base}, then 1% of that as one new file under {@code append}. */
-    private static void generateWithAppend(FileSystem fs, Path base, Path append, long megabytes, RowWriter writer)
-            throws Exception {
+    /**
+     * About {@code megabytes} of base files under {@code base}, then 1% of that as one new file under {@code append},
+     * and another such file, of other rows, under {@code warmUp}.
+     */
+    private static void generateWithAppend(
+            FileSystem fs, Path base, Path append, Path warmUp, long megabytes, RowWriter writer) throws Exception {
         long baseBytes = 0;
         for (int i = 0; baseBytes < megabytes << 20; i++) {
             baseBytes += writer.write(new Path(base, String.format("part-%04d.txt", i)), ROWS_PER_FILE, i + 1);
@@ -220,6 +238,7 @@ public final class ItchyBenchmark {
         long fileBytes = fs.getFileStatus(fs.listStatus(base)[0].getPath()).getLen();
         long appendRows = Math.max(1, ROWS_PER_FILE * (baseBytes / 100) / fileBytes);
         long appendBytes = writer.write(new Path(append, "part.txt"), (int) appendRows, 999);
+        writer.write(new Path(warmUp, "part.txt"), (int) appendRows, 998);
         System.out.printf(
                 Locale.ROOT,
                 "appended %s: %.1f MB (%.2f%%)%n",
@@ -228,18 +247,26 @@ public final class ItchyBenchmark {
                 100.0 * appendBytes / baseBytes);
     }
 
-    /** The decision model's technique first, then each alternative, all against one plain first job and recompute. */
-    interface RoundAction {
-        List<Row> run(Configuration roundConf) throws Exception;
+    /** One round of {@code workload} on a table of its own; the round's outputs are removed afterwards. */
+    private static List<Row> inRound(Configuration base, int round, Workload workload) throws Exception {
+        try {
+            return onOwnTable(base, "itchy-bench-" + round, conf -> run(conf, workload));
+        } finally {
+            FileSystem.get(base).delete(new Path(OUTPUTS), true);
+        }
+    }
+
+    interface TableAction<T> {
+        T run(Configuration conf) throws Exception;
     }
 
     /**
-     * Runs {@code action} against a table of the round's own (created beforehand: an operator's one-time set-up, not a
-     * cost of any job, else the first Itchy job measured pays ~2 s), then drops the table and the round's outputs.
+     * Runs {@code action} with Itchy's table set to {@code table}, created beforehand (an operator's one-time set-up,
+     * not a cost of any job, else the first Itchy job measured pays ~2 s) and dropped afterwards.
      */
-    private static List<Row> inRound(Configuration base, int round, RoundAction action) throws Exception {
+    private static <T> T onOwnTable(Configuration base, String table, TableAction<T> action) throws Exception {
         Configuration conf = new Configuration(base);
-        conf.set(ItchyConf.TABLE, "itchy-bench-" + round);
+        conf.set(ItchyConf.TABLE, table);
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             IncrementalStore.ensureTable(connection, conf);
             try {
@@ -249,7 +276,6 @@ public final class ItchyBenchmark {
                     admin.disableTable(IncrementalStore.table(conf));
                     admin.deleteTable(IncrementalStore.table(conf));
                 }
-                FileSystem.get(conf).delete(new Path(OUTPUTS), true);
             }
         }
     }
@@ -283,12 +309,26 @@ public final class ItchyBenchmark {
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
+    /** The decision model's technique first, then each alternative, all against one plain first job and recompute. */
     private static List<Row> run(Configuration base, Workload workload) throws Exception {
         String out = OUTPUTS + "/" + workload.job();
         // Warm up the JIT and page cache on the small append, so the first timed job does not pay for it.
         workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-warm-up")
                 .runFirst(List.of(workload.append()), new Path(out + "/warm-up"));
+        // Itchy's own paths too (its wrapped tasks, HFile writes, bulk loads, the region server's row-seeking scans),
+        // as a region server that has been up a while has them compiled: without this, the first round's increments
+        // took up to twice as long as the third's.
+        List<String> modes = new ArrayList<>(List.of("auto"));
+        workload.alternatives().forEach(mode -> modes.add(mode.name().toLowerCase(Locale.ROOT)));
+        for (String mode : modes) {
+            onOwnTable(base, "itchy-bench-warm-up", conf -> {
+                String name = workload.job() + "-warm-up-" + mode;
+                ItchyJob itchy = workload.factory().apply(mode(conf, mode), name);
+                itchy.runFirst(List.of(workload.append()), new Path(out + "/" + name));
+                return itchy.runIncrement(List.of(workload.warmUp()), new Path(out + "/" + name + "-increment"));
+            });
+        }
         double plainFirst = timed(() -> workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-plain")
                 .runFirst(List.of(workload.base()), new Path(out + "/plain")));
