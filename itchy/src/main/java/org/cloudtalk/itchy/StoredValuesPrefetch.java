@@ -65,10 +65,10 @@ final class StoredValuesPrefetch implements AutoCloseable {
         while (true) {
             while (!current.isEmpty()) {
                 byte[] head = current.peek().key();
-                if (grouping.compare(head, 0, head.length, key, 0, key.length) == 0) {
+                if (TouchedKeys.compare(grouping, head, key) == 0) {
                     return current.poll().result();
                 }
-                if (sort.compare(head, 0, head.length, key, 0, key.length) > 0) {
+                if (TouchedKeys.compare(sort, head, key) > 0) {
                     return null; // the key was not noted: the reducer reads it directly
                 }
                 // Noted but never reduced, e.g. a key the combiner dropped.

@@ -76,7 +76,7 @@ final class TouchedKeys {
             }
             List<byte[]> keys = new ArrayList<>(byPartition.get(partition).size());
             byPartition.get(partition).forEach(key -> keys.add(key.bytes()));
-            keys.sort((a, b) -> sort.compare(a, 0, a.length, b, 0, b.length));
+            keys.sort((a, b) -> compare(sort, a, b));
             try (SequenceFile.Writer writer = SequenceFile.createWriter(
                     conf,
                     SequenceFile.Writer.file(new Path(dir, prefix(partition) + attempt)),
@@ -90,6 +90,11 @@ final class TouchedKeys {
                 }
             }
         }
+    }
+
+    /** Two whole serialized keys, by one of the job's raw comparators. */
+    static int compare(RawComparator<?> comparator, byte[] a, byte[] b) {
+        return comparator.compare(a, 0, a.length, b, 0, b.length);
     }
 
     private static String prefix(int partition) {
@@ -150,10 +155,6 @@ final class TouchedKeys {
             if (file.next(key, NullWritable.get())) {
                 heads.add(new Head(key.copyBytes(), file));
             }
-        }
-
-        private static int compare(RawComparator<?> comparator, byte[] a, byte[] b) {
-            return comparator.compare(a, 0, a.length, b, 0, b.length);
         }
 
         @Override

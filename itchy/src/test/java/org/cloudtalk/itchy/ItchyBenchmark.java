@@ -321,14 +321,15 @@ public final class ItchyBenchmark {
         // took up to twice as long as the third's.
         List<String> modes = new ArrayList<>(List.of("auto"));
         workload.alternatives().forEach(mode -> modes.add(mode.name().toLowerCase(Locale.ROOT)));
-        for (String mode : modes) {
-            onOwnTable(base, "itchy-bench-warm-up", conf -> {
+        onOwnTable(base, "itchy-bench-warm-up", conf -> {
+            for (String mode : modes) {
                 String name = workload.job() + "-warm-up-" + mode;
                 ItchyJob itchy = workload.factory().apply(mode(conf, mode), name);
                 itchy.runFirst(List.of(workload.append()), new Path(out + "/" + name));
-                return itchy.runIncrement(List.of(workload.warmUp()), new Path(out + "/" + name + "-increment"));
-            });
-        }
+                itchy.runIncrement(List.of(workload.warmUp()), new Path(out + "/" + name + "-increment"));
+            }
+            return null;
+        });
         double plainFirst = timed(() -> workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-plain")
                 .runFirst(List.of(workload.base()), new Path(out + "/plain")));
