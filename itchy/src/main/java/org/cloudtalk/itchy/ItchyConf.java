@@ -12,6 +12,8 @@ public final class ItchyConf {
     public static final String TABLE = "itchy.hbase.table";
     /** Largest HBase cell Itchy writes for one key's values or offsets, in bytes (default 4 MiB); more go in chunks. */
     public static final String CHUNK_BYTES = "itchy.chunk.bytes";
+    /** How many reads a QMC increment's driver has in flight when it looks up the touched keys' offsets (default 4). */
+    public static final String LOOKUP_THREADS = "itchy.qmc.lookup.threads";
     /** How many input records the decision model samples (default 10000). */
     public static final String SAMPLE_RECORDS = "itchy.sample.records";
     /**

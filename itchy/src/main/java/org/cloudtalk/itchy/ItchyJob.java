@@ -4,26 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
@@ -32,10 +23,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Counters;
@@ -70,12 +57,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ItchyJob {
     private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
-    private static final int LOOKUP_BATCH = 1000;
-    /**
-     * Above this fraction of the job's keys touched, QMC scans all its rows rather than seeking to each touched one:
-     * past a few percent, seeking visits most store-file blocks anyway, and a plain scan costs less per row.
-     */
-    private static final double SCAN_FRACTION = 0.05;
     /** Input files whose length and checksum are asked for at once; each ask is a few short RPCs. */
     private static final int STATE_THREADS = 8;
 
@@ -363,20 +344,15 @@ public final class ItchyJob {
         Job keyPass = runKeyPass(record, files, newIds, datasets, scratch);
         Path keysDir = FileOutputFormat.getOutputPath(keyPass);
         long lookupStart = System.nanoTime();
-        Map<Integer, LongList> offsets = new HashMap<>();
-        byte[] signature = HexFormat.of().parseHex(record.signature());
         List<byte[]> keys = new ArrayList<>();
         KeyFiles.forEach(conf, keysDir, key -> keys.add(key.copyBytes()));
-        boolean scan = (double) keys.size() / Math.max(1, record.keys()) > SCAN_FRACTION;
-        try (Table table = connection.getTable(IncrementalStore.table(conf))) {
-            if (scan) {
-                scanOffsets(table, signature, keys, record.committed(), offsets);
-            } else {
-                getOffsets(table, signature, keys, record.committed(), offsets);
-            }
-        }
-        SortedMap<Integer, long[]> sorted = new TreeMap<>();
-        offsets.forEach((dataset, list) -> sorted.put(dataset, list.sortedDistinct()));
+        OffsetLookup.Found found = new OffsetLookup(
+                        connection,
+                        IncrementalStore.table(conf),
+                        HexFormat.of().parseHex(record.signature()),
+                        record.committed())
+                .find(keys, record.keys(), conf.getInt(ItchyConf.LOOKUP_THREADS, 4));
+        SortedMap<Integer, long[]> sorted = found.offsets();
         long relevant = RelevantOffsets.write(job.getConfiguration(), new Path(scratch, "offsets"), sorted);
         List<Path> inputs = new ArrayList<>(files);
         for (JobRecord.Dataset dataset : datasets) {
@@ -384,8 +360,8 @@ public final class ItchyJob {
                 inputs.add(new Path(dataset.path()));
             }
         }
-        log.info("itchy {}: {} relevant base records in {} base files", name, relevant, offsets.size());
-        phases.add(new Phase("offset lookups by " + (scan ? "scan" : "key"), seconds(lookupStart)));
+        log.info("itchy {}: {} relevant base records in {} base files", name, relevant, sorted.size());
+        phases.add(new Phase("offset lookups by " + (found.scanned() ? "scan" : "key"), seconds(lookupStart)));
         if (record.multiEmit()) {
             job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
         }
@@ -420,80 +396,6 @@ public final class ItchyJob {
         FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
         run(keysJob, "increment " + (record.committed() + 1) + " (key pass)");
         return keysJob;
-    }
-
-    /** A growable array of longs: millions of offsets without boxing. */
-    private static final class LongList {
-        private long[] values = new long[1024];
-        private int size;
-
-        void add(long value) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        long[] sortedDistinct() {
-            long[] sorted = Arrays.copyOf(values, size);
-            Arrays.sort(sorted);
-            int distinct = 0;
-            for (int i = 0; i < sorted.length; i++) {
-                if (i == 0 || sorted[i] != sorted[i - 1]) {
-                    sorted[distinct++] = sorted[i];
-                }
-            }
-            return Arrays.copyOf(sorted, distinct);
-        }
-    }
-
-    /** Looks the keys up in batches ({@link RowBatch}), cheapest when few of the job's keys are touched. */
-    private static void getOffsets(
-            Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
-            throws IOException {
-        for (int from = 0; from < keys.size(); from += LOOKUP_BATCH) {
-            List<byte[]> batch = keys.subList(from, Math.min(keys.size(), from + LOOKUP_BATCH));
-            collectOffsets(RowBatch.read(table, IncrementalStore.QMC, signature, batch), committed, into);
-        }
-    }
-
-    /**
-     * Reads all of the job's QMC rows in one sequential scan and keeps the touched keys' offsets: when many keys are
-     * touched, seeking row by row would visit most store-file blocks anyway.
-     */
-    private static void scanOffsets(
-            Table table, byte[] signature, List<byte[]> keys, int committed, Map<Integer, LongList> into)
-            throws IOException {
-        Set<ByteBuffer> touched = new HashSet<>();
-        keys.forEach(key -> touched.add(ByteBuffer.wrap(key)));
-        Scan scan = new Scan()
-                .setStartStopRowForPrefixScan(signature)
-                .addFamily(IncrementalStore.QMC)
-                .setCaching(LOOKUP_BATCH);
-        try (ResultScanner scanner = table.getScanner(scan)) {
-            for (Result result : scanner) {
-                byte[] row = result.getRow();
-                if (touched.contains(ByteBuffer.wrap(row, signature.length, row.length - signature.length)
-                        .slice())) {
-                    collectOffsets(List.of(result), committed, into);
-                }
-            }
-        }
-    }
-
-    private static void collectOffsets(List<Result> results, int committed, Map<Integer, LongList> into) {
-        for (Result result : results) {
-            List<byte[]> offsets = IncrementalStore.committed(result, IncrementalStore.QMC, "o", committed);
-            List<byte[]> datasets = IncrementalStore.committed(result, IncrementalStore.QMC, "d", committed);
-            for (int i = 0; i < Math.min(offsets.size(), datasets.size()); i++) {
-                ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
-                ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));
-                while (offsetBuffer.hasRemaining() && datasetBuffer.hasRemaining()) {
-                    into.computeIfAbsent(datasetBuffer.getInt(), id -> new LongList())
-                            .add(offsetBuffer.getLong());
-                }
-            }
-        }
     }
 
     private Job itchyJob(
@@ -692,28 +594,7 @@ public final class ItchyJob {
      * each of its blocks, which over a large base input adds up when asked one file after another.
      */
     private List<FileState> states(List<Path> files) throws IOException {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(STATE_THREADS, files.size())));
-        try {
-            List<Future<FileState>> pending = new ArrayList<>();
-            for (Path file : files) {
-                pending.add(pool.submit(() -> state(file)));
-            }
-            List<FileState> states = new ArrayList<>();
-            for (Future<FileState> state : pending) {
-                states.add(state.get());
-            }
-            return states;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while checking the input files");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IOException(e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
+        return Parallel.map(STATE_THREADS, files, "checking the input files", this::state);
     }
 
     private FileState state(Path file) throws IOException {
