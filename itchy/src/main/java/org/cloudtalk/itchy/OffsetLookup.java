@@ -58,11 +58,12 @@ final class OffsetLookup {
         boolean scan = (double) sorted.size() / Math.max(1, jobKeys) > SCAN_FRACTION;
         List<Map<Integer, LongList>> parts;
         if (scan) {
+            int ranges = Math.max(1, threads) * SCAN_RANGES_PER_THREAD;
             Set<ByteBuffer> touched = new HashSet<>();
             sorted.forEach(key -> touched.add(ByteBuffer.wrap(key)));
             parts = Parallel.map(
                     threads,
-                    cut(sorted, ceilDiv(sorted.size(), threads * SCAN_RANGES_PER_THREAD)),
+                    cut(sorted, (sorted.size() + ranges - 1) / ranges),
                     "scanning for offsets",
                     range -> scan(range, touched));
         } else {
@@ -77,9 +78,11 @@ final class OffsetLookup {
     }
 
     private Map<Integer, LongList> seek(List<byte[]> keys) throws IOException {
+        Map<Integer, LongList> offsets = new HashMap<>();
         try (Table rows = connection.getTable(table)) { // a Table is not thread-safe; its connection is
-            return collect(RowBatch.read(rows, IncrementalStore.QMC, signature, keys));
+            RowBatch.read(rows, IncrementalStore.QMC, signature, keys).forEach(result -> add(result, offsets));
         }
+        return offsets;
     }
 
     /** All rows from the range's first key to its last, keeping the touched ones. */
@@ -89,47 +92,41 @@ final class OffsetLookup {
                 .withStopRow(IncrementalStore.row(signature, keys.get(keys.size() - 1)), true)
                 .addFamily(IncrementalStore.QMC)
                 .setCaching(BATCH);
-        List<Result> kept = new ArrayList<>();
+        Map<Integer, LongList> offsets = new HashMap<>();
         try (Table rows = connection.getTable(table);
                 ResultScanner scanner = rows.getScanner(scan)) {
             for (Result result : scanner) {
                 byte[] row = result.getRow();
                 if (touched.contains(ByteBuffer.wrap(row, signature.length, row.length - signature.length)
                         .slice())) {
-                    kept.add(result);
+                    add(result, offsets);
                 }
             }
         }
-        return collect(kept);
+        return offsets;
     }
 
-    private Map<Integer, LongList> collect(List<Result> results) {
-        Map<Integer, LongList> into = new HashMap<>();
-        for (Result result : results) {
-            List<byte[]> offsets = IncrementalStore.committed(result, IncrementalStore.QMC, "o", committed);
-            List<byte[]> datasets = IncrementalStore.committed(result, IncrementalStore.QMC, "d", committed);
-            for (int i = 0; i < Math.min(offsets.size(), datasets.size()); i++) {
-                ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
-                ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));
-                while (offsetBuffer.hasRemaining() && datasetBuffer.hasRemaining()) {
-                    into.computeIfAbsent(datasetBuffer.getInt(), id -> new LongList())
-                            .add(offsetBuffer.getLong());
-                }
+    /** Adds a row's committed offsets to {@code into}, per dataset. */
+    private void add(Result row, Map<Integer, LongList> into) {
+        List<byte[]> offsets = IncrementalStore.committed(row, IncrementalStore.QMC, "o", committed);
+        List<byte[]> datasets = IncrementalStore.committed(row, IncrementalStore.QMC, "d", committed);
+        for (int i = 0; i < Math.min(offsets.size(), datasets.size()); i++) {
+            ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
+            ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));
+            while (offsetBuffer.hasRemaining() && datasetBuffer.hasRemaining()) {
+                into.computeIfAbsent(datasetBuffer.getInt(), id -> new LongList())
+                        .add(offsetBuffer.getLong());
             }
         }
-        return into;
     }
 
+    /** Consecutive pieces of {@code size} keys, the last one maybe shorter; none for no keys. */
     private static List<List<byte[]>> cut(List<byte[]> sorted, int size) {
         List<List<byte[]>> pieces = new ArrayList<>();
         for (int from = 0; from < sorted.size(); from += size) {
             pieces.add(sorted.subList(from, Math.min(sorted.size(), from + size)));
         }
         return pieces;
-    }
-
-    private static int ceilDiv(int dividend, int divisor) {
-        return Math.max(1, (dividend + divisor - 1) / divisor);
     }
 
     /** A growable array of longs: millions of offsets without boxing. */
