@@ -1,5 +1,6 @@
 package org.cloudtalk.server.cli;
 
+import java.net.BindException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +34,16 @@ public final class ServerMain {
                 }
             }
             ServerConfig config = ServerConfig.from(values);
-            CloudTalkServer server = CloudTalkServer.start(config);
+            CloudTalkServer server;
+            try {
+                server = CloudTalkServer.start(config);
+            } catch (BindException e) {
+                throw new ServerConfig.ConfigException(
+                        "Invalid value " + config.bind().getPort()
+                                + " for port: cannot listen on "
+                                + config.bind().getAddress().getHostAddress() + ":"
+                                + config.bind().getPort() + " (" + e.getMessage() + ")");
+            }
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime()
                     .addShutdownHook(new Thread(

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -21,8 +22,14 @@ public final class HttpApiServer implements AutoCloseable {
         this.channel = channel;
     }
 
+    /**
+     * Binds the listening socket.
+     *
+     * @throws java.net.BindException when the address is taken or not local (the event loops are stopped, so the
+     *     caller's JVM can exit)
+     */
     public static HttpApiServer start(InetSocketAddress bind, ApiChannelInitializer initializer, int ioThreads)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup io = new NioEventLoopGroup(ioThreads);
         try {
@@ -38,7 +45,9 @@ public final class HttpApiServer implements AutoCloseable {
                     .sync()
                     .channel();
             return new HttpApiServer(boss, io, channel);
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Exception e) {
+            // Netty rethrows a failed bind's BindException undeclared: catch everything, or the non-daemon
+            // event-loop threads outlive the failure and the JVM never exits.
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             io.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;

@@ -2,6 +2,7 @@ package org.cloudtalk.status.cli;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -43,7 +44,21 @@ public final class StatusDaemonMain {
             System.exit(78);
             return;
         }
-        StatusDaemon daemon = StatusDaemon.start(config);
+        StatusDaemon daemon;
+        try {
+            daemon = StatusDaemon.start(config);
+        } catch (BindException e) {
+            System.err.println(
+                    "status-daemon: Invalid value " + config.bindAddress().getPort() + " for port: cannot "
+                            + "listen on " + config.bindAddress().getAddress().getHostAddress() + ":"
+                            + config.bindAddress().getPort() + " (" + e.getMessage() + ")");
+            System.exit(78);
+            return;
+        } catch (IOException e) {
+            System.err.println("status-daemon: cannot start: " + e.getMessage());
+            System.exit(71);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

@@ -2,6 +2,7 @@ package org.cloudtalk.status.server;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,7 +34,7 @@ public final class StatusDaemon implements AutoCloseable {
         this.reporter = reporter;
     }
 
-    public static StatusDaemon start(DaemonConfig config) throws InterruptedException {
+    public static StatusDaemon start(DaemonConfig config) throws InterruptedException, IOException {
         requireNonNull(config, "config is null");
         StatusSampler sampler = new StatusSampler(
                 config.endpoints(), config.systemFiles(), config.sampleInterval(), config.smoothingWindow());
@@ -50,7 +51,7 @@ public final class StatusDaemon implements AutoCloseable {
                             new SourceRateLimiter(config.rateLimitPerSource(), config.rateLimitBurst()),
                             counters,
                             System::currentTimeMillis));
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | IOException | RuntimeException e) {
             sampler.close();
             throw e;
         }

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -24,8 +25,14 @@ public final class StatusServer implements AutoCloseable {
         this.channel = channel;
     }
 
+    /**
+     * Binds the socket.
+     *
+     * @throws java.net.BindException when the address is taken or not local (the event loop is stopped, so the
+     *     caller's JVM can exit)
+     */
     public static StatusServer start(InetSocketAddress bindAddress, Supplier<StatusRequestHandler> handlers)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         requireNonNull(bindAddress, "bindAddress is null");
         EventLoopGroup group = new NioEventLoopGroup(1);
         try {
@@ -38,7 +45,9 @@ public final class StatusServer implements AutoCloseable {
                     .sync()
                     .channel();
             return new StatusServer(group, channel);
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Exception e) {
+            // Netty rethrows a failed bind's BindException undeclared: catch everything, or the non-daemon
+            // event-loop thread outlives the failure and the JVM never exits.
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
