@@ -13,12 +13,24 @@ ensure_built() {
   fi
 }
 
-# run_main MODULE CLASS ARGS...: run CLASS from MODULE's build with a bounded heap.
+# Logging: $CLOUDTALK_CONF_DIR/simplelogger.properties (default conf/) configures the long-running services;
+# CLOUDTALK_LOG_LEVEL (error, warn, info, debug, trace) overrides its default level for one run.
+CLOUDTALK_CONF_DIR="${CLOUDTALK_CONF_DIR:-$CLOUDTALK_HOME/conf}"
+
+# run_main MODULE CLASS ARGS...: run CLASS from MODULE's build with a bounded heap. The configuration directory
+# comes first on the classpath, so its simplelogger.properties applies.
 run_main() {
   local module="$1" class="$2"
   shift 2
   ensure_built "$module"
-  exec java ${CLOUDTALK_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1} \
-    -Dorg.slf4j.simpleLogger.defaultLogLevel="${CLOUDTALK_LOG_LEVEL:-warn}" \
-    -cp "$CLOUDTALK_HOME/$module/target/classes:$CLOUDTALK_HOME/$module/target/lib/*" "$class" "$@"
+  local log_level=()
+  [ -n "${CLOUDTALK_LOG_LEVEL:-}" ] && log_level=(-Dorg.slf4j.simpleLogger.defaultLogLevel="$CLOUDTALK_LOG_LEVEL")
+  exec java ${CLOUDTALK_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1} "${log_level[@]}" \
+    -cp "$CLOUDTALK_CONF_DIR:$CLOUDTALK_HOME/$module/target/classes:$CLOUDTALK_HOME/$module/target/lib/*" "$class" "$@"
+}
+
+# run_tool MODULE CLASS ARGS...: run_main for a short command whose output is its answer: warnings only, unless
+# CLOUDTALK_LOG_LEVEL says otherwise.
+run_tool() {
+  CLOUDTALK_LOG_LEVEL="${CLOUDTALK_LOG_LEVEL:-warn}" run_main "$@"
 }

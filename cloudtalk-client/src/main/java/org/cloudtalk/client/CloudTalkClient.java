@@ -34,6 +34,17 @@ public final class CloudTalkClient {
     private final URI base;
     private final HttpClient http;
 
+    /** Why a connection failed, in words: the JDK's exceptions often carry no message at all. */
+    private static String why(IOException e) {
+        if (e instanceof java.net.ConnectException) {
+            return "connection refused (is a CloudTalk server listening there?)";
+        }
+        if (e instanceof java.net.http.HttpConnectTimeoutException) {
+            return "no connection within the connect timeout";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
     public CloudTalkClient(URI base, Duration connectTimeout) {
         this.base = requireNonNull(base, "base is null");
         this.http = HttpClient.newBuilder()
@@ -76,7 +87,7 @@ public final class CloudTalkClient {
                     e);
         } catch (IOException e) {
             throw new CloudTalkException(
-                    CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + e, 0, 0, e);
+                    CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + why(e), 0, 0, e);
         }
         return interpret(response.statusCode(), response.body());
     }

@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -52,22 +56,29 @@ public final class CloudTalkServer implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    public static CloudTalkServer start(ServerConfig config) throws IOException, InterruptedException {
+    /**
+     * Starts the server.
+     *
+     * @throws ServerConfig.ConfigException when a file the configuration names cannot be read or is invalid
+     * @throws java.net.BindException when the API's address is taken or not local
+     */
+    public static CloudTalkServer start(ServerConfig config)
+            throws ServerConfig.ConfigException, IOException, InterruptedException {
         requireNonNull(config, "config is null");
         StatusSource dynamicStatus;
         StatusSource staticStatus;
         if (config.keyFile().isPresent()) {
             Locator locator = config.locatorMap().isPresent()
-                    ? StaticMapLocator.read(config.locatorMap().get())
+                    ? fromFile("locator.map", config.locatorMap().get(), StaticMapLocator::read)
                     : new SameHostLocator(config.daemonPort());
-            StatusCodec codec = new StatusCodec(
-                    new MessageAuthenticator(KeyFile.read(config.keyFile().get())));
+            StatusCodec codec = new StatusCodec(new MessageAuthenticator(
+                    fromFile("status.key.file", config.keyFile().get(), KeyFile::read)));
             dynamicStatus = new UdpStatusSource(locator, codec, config.statusReuse());
             staticStatus = config.statusFile().isPresent()
-                    ? new StaticStatusSource(config.statusFile().get())
+                    ? fromFile("status.file", config.statusFile().get(), StaticStatusSource::new)
                     : new CapacityOnlyStatusSource(dynamicStatus);
         } else {
-            dynamicStatus = new StaticStatusSource(config.statusFile().orElseThrow());
+            dynamicStatus = fromFile("status.file", config.statusFile().orElseThrow(), StaticStatusSource::new);
             staticStatus = new CapacityOnlyStatusSource(dynamicStatus);
         }
         Reservations reservations = new Reservations(config.reservationHold());
@@ -101,6 +112,25 @@ public final class CloudTalkServer implements AutoCloseable {
                         ? "status daemons"
                         : config.statusFile().orElseThrow());
         return new CloudTalkServer(dynamicStatus, staticStatus, workers, api, metrics);
+    }
+
+    private interface FileReader<T> {
+        T read(Path file) throws IOException;
+    }
+
+    /** Reads a file that configuration key {@code key} names; any failure is that key's configuration error. */
+    private static <T> T fromFile(String key, Path file, FileReader<T> reader) throws ServerConfig.ConfigException {
+        try {
+            return reader.read(file);
+        } catch (FileSystemException e) {
+            // Its message is the path alone; say why instead.
+            String reason = e instanceof NoSuchFileException
+                    ? "no such file"
+                    : e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getReason());
+            throw new ServerConfig.ConfigException("Invalid value " + file + " for " + key + ": " + reason);
+        } catch (IOException | RuntimeException e) {
+            throw new ServerConfig.ConfigException("Invalid value " + file + " for " + key + ": " + e.getMessage());
+        }
     }
 
     public InetSocketAddress localAddress() {

@@ -3,7 +3,9 @@ package org.cloudtalk.server.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,29 +14,99 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.lang.cli.CheckQuery;
+import org.cloudtalk.status.cli.Launchers;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code ctquery [--server URL] [--evaluator E] [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)} asks a
- * CloudTalk server and prints {@code VAR = address} lines and the estimate; {@code ctquery --check ...} only parses
- * and validates. Exit codes: 0 answered, 2 query error, 3 refused or rate limited, 4 server unavailable, 64 usage,
- * 66 unreadable input.
+ * {@code ctquery [--server URL] [--evaluator E] [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)}
+ * asks a CloudTalk server and prints {@code VAR = address} lines and the estimate; {@code ctquery --check ...} only
+ * parses and validates.
  */
-public final class CtQuery {
-    static final int QUERY_ERROR = 2;
-    static final int REFUSED = 3;
-    static final int UNAVAILABLE = 4;
-    static final int USAGE = 64;
-    static final int NO_INPUT = 66;
+@Command(
+        name = "ctquery",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        sortOptions = false,
+        description = {
+            "Asks a CloudTalk server where to run what a query describes, and prints the bindings and the estimate.",
+            "ctquery --check [--json] [FILE|-] only parses and validates a query (no server needed)."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:answered",
+            "2:query error (line:column)",
+            "3:refused or rate limited",
+            "4:server unreachable, timed out or unusable answer",
+            "64:wrong command line",
+            "66:unreadable query file"
+        })
+public final class CtQuery implements Callable<Integer> {
+    static final int QUERY_ERROR = Launchers.QUERY_ERROR;
+    static final int REFUSED = Launchers.REFUSED;
+    static final int UNAVAILABLE = Launchers.UNAVAILABLE;
+    static final int USAGE = Launchers.USAGE;
+    static final int NO_INPUT = Launchers.NO_INPUT;
     public static final String DEFAULT_SERVER = "http://127.0.0.1:7480";
-    private static final String USAGE_TEXT =
-            "usage: ctquery [--server URL] [--evaluator heuristic|flow|exhaustive|refined]"
-                    + " [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)\n       ctquery --check [--json] [FILE|-]";
 
-    private CtQuery() {}
+    @Option(
+            names = "--server",
+            paramLabel = "URL",
+            defaultValue = DEFAULT_SERVER,
+            description = "default: ${DEFAULT-VALUE}")
+    private String server;
+
+    @Option(
+            names = "--evaluator",
+            paramLabel = "E",
+            defaultValue = "heuristic",
+            description = "one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    private CloudTalkClient.Evaluator evaluator;
+
+    @Option(names = "--static", description = "judge by capacities only (info=static), not current load")
+    private boolean staticInfo;
+
+    @Option(names = "--explain", description = "also print each candidate's score")
+    private boolean explain;
+
+    @Option(names = "--json", description = "print the answer as JSON")
+    private boolean json;
+
+    @Option(
+            names = "--timeout-ms",
+            paramLabel = "N",
+            defaultValue = "2000",
+            description = "the query's deadline (default: ${DEFAULT-VALUE})")
+    private long timeoutMillis;
+
+    @Option(names = "-f", paramLabel = "FILE", description = "read the query from FILE")
+    private Path file;
+
+    @Parameters(arity = "0..1", paramLabel = "QUERY", description = "the query text, or - to read standard input")
+    private String text;
+
+    @Spec
+    private CommandSpec spec;
+
+    private final InputStream stdin;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private CtQuery(InputStream stdin, PrintStream out, PrintStream err) {
+        this.stdin = stdin;
+        this.out = out;
+        this.err = err;
+    }
 
     public static void main(String[] args) {
         System.exit(run(args, System.in, System.out, System.err));
@@ -44,50 +116,40 @@ public final class CtQuery {
         if (Arrays.asList(args).contains("--check")) {
             return CheckQuery.run(args, stdin, out, err);
         }
-        String server = DEFAULT_SERVER;
-        CloudTalkClient.Evaluator evaluator = CloudTalkClient.Evaluator.HEURISTIC;
-        boolean staticInfo = false;
-        boolean json = false;
-        boolean explain = false;
-        long timeoutMillis = 2000;
-        String text = null;
+        CommandLine line = Launchers.commandLine(new CtQuery(stdin, out, err))
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true));
+        return line.execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        URI base = serverUri();
+        if (timeoutMillis <= 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "Invalid value " + timeoutMillis + " for --timeout-ms: must be positive");
+        }
+        String query;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--server" -> server = value(args, ++i);
-                    case "--evaluator" -> evaluator =
-                            CloudTalkClient.Evaluator.valueOf(value(args, ++i).toUpperCase(Locale.ROOT));
-                    case "--static" -> staticInfo = true;
-                    case "--json" -> json = true;
-                    case "--explain" -> explain = true;
-                    case "--timeout-ms" -> timeoutMillis = Long.parseLong(value(args, ++i));
-                    case "-f" -> text = read(Path.of(value(args, ++i)), null);
-                    case "-" -> text = read(null, stdin);
-                    case "-h", "--help" -> {
-                        out.println(USAGE_TEXT);
-                        return 0;
-                    }
-                    default -> {
-                        if (args[i].startsWith("--") || text != null) {
-                            throw new IllegalArgumentException("unexpected argument " + args[i]);
-                        }
-                        text = args[i];
-                    }
-                }
-            }
-            if (text == null) {
-                throw new IllegalArgumentException("no query given");
+            if (file != null && text != null) {
+                throw new ParameterException(spec.commandLine(), "give the query as text, as -f FILE or as -, not two");
+            } else if (file != null) {
+                query = read(Files.newInputStream(file));
+            } else if ("-".equals(text)) {
+                query = read(stdin);
+            } else if (text != null) {
+                query = text;
+            } else {
+                throw new ParameterException(spec.commandLine(), "no query given (QUERY, -f FILE or -)");
             }
         } catch (IOException e) {
-            err.println("ctquery: cannot read the query: " + e.getMessage());
+            err.println("ctquery: cannot read the query: " + (e.getMessage() != null ? e.getMessage() : e));
             return NO_INPUT;
-        } catch (IllegalArgumentException e) {
-            err.println("ctquery: " + e.getMessage() + "\n" + USAGE_TEXT);
-            return USAGE;
         }
-        CloudTalkClient client = new CloudTalkClient(URI.create(server), Duration.ofSeconds(2));
+        CloudTalkClient client = new CloudTalkClient(base, Duration.ofSeconds(2));
         try {
-            QueryResult result = client.query(text, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
+            QueryResult result = client.query(query, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
             out.print(json ? json(result) : human(result));
             return 0;
         } catch (CloudTalkException e) {
@@ -102,6 +164,24 @@ public final class CtQuery {
             Thread.currentThread().interrupt();
             return UNAVAILABLE;
         }
+    }
+
+    /** The server's base URL, checked here: the HTTP client's own errors do not say what is wrong with it. */
+    private URI serverUri() {
+        URI uri;
+        try {
+            uri = new URI(server);
+        } catch (URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null
+                || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                || uri.getHost() == null) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Invalid value " + server + " for --server: expected a URL such as " + DEFAULT_SERVER);
+        }
+        return uri;
     }
 
     static String human(QueryResult result) {
@@ -172,15 +252,8 @@ public final class CtQuery {
                 .toString();
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static String read(Path file, InputStream stdin) throws IOException {
-        try (InputStream in = file == null ? stdin : Files.newInputStream(file)) {
+    private static String read(InputStream input) throws IOException {
+        try (InputStream in = input) {
             return new String(in.readNBytes(16 << 20), StandardCharsets.UTF_8);
         }
     }

@@ -10,22 +10,38 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
+import org.cloudtalk.status.cli.Launchers;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
+import picocli.CommandLine.Command;
 
 /**
  * {@code cloudtalk quickstart}: status daemons on 127.0.0.1-3 (links capped at 1000, 400 and 100 Mbit/s, so the
  * answers have a reason) and on the client host 127.0.0.4, a CloudTalk server on loopback, a few example queries through ctquery with what each one
  * shows, then everything stops. Nothing leaves the machine.
  */
-public final class Quickstart {
+@Command(
+        name = "cloudtalk quickstart",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        description = "Starts four status daemons and a CloudTalk server on loopback, runs example queries through "
+                + "ctquery with what each one shows, then stops everything. Nothing leaves the machine.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every example answered as expected", "1:an example did not", "64:wrong command line"})
+public final class Quickstart implements Callable<Integer> {
     private Quickstart() {}
 
-    public static void main(String[] args) throws Exception {
-        System.exit(run(System.out));
+    public static void main(String[] args) {
+        System.exit(Launchers.commandLine(new Quickstart()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        return run(System.out);
     }
 
     public static int run(PrintStream out) throws Exception {

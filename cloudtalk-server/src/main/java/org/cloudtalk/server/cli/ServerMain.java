@@ -1,40 +1,66 @@
 package org.cloudtalk.server.cli;
 
 import java.net.BindException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
+import org.cloudtalk.status.cli.Launchers;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/**
- * {@code cloudtalk server [--config FILE] [--port N] [--bind IP] [--status-file F] [--key-file F]}: runs until
- * stopped. Flags override the file.
- */
-public final class ServerMain {
-    private static final Map<String, String> FLAGS =
-            Map.of("--port", "port", "--bind", "bind", "--status-file", "status.file", "--key-file", "status.key.file");
+/** {@code cloudtalk server}: runs until stopped. Flags override the file. */
+@Command(
+        name = "cloudtalk server",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        sortOptions = false,
+        description = "Runs a CloudTalk server: answers tenants' queries over HTTP until stopped. Flags override the "
+                + "configuration file; every key is in docs/server.md.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped", "64:wrong command line", "78:invalid configuration (the message names the key)"})
+public final class ServerMain implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE", description = "a properties file of server keys")
+    private Path configFile;
 
-    private ServerMain() {}
+    @Option(names = "--port", paramLabel = "N", description = "HTTP port (key port, default 7480)")
+    private String port;
 
-    public static void main(String[] args) throws Exception {
-        Map<String, String> values = new HashMap<>();
+    @Option(names = "--bind", paramLabel = "IP", description = "address to listen on (key bind, default 127.0.0.1)")
+    private String bind;
+
+    @Option(
+            names = "--status-file",
+            paramLabel = "FILE",
+            description = "host load from a JSON file instead of daemons (key status.file)")
+    private String statusFile;
+
+    @Option(
+            names = "--key-file",
+            paramLabel = "FILE",
+            description = "the deployment's status key, to ask the status daemons (key status.key.file)")
+    private String keyFile;
+
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        int exit = Launchers.commandLine(new ServerMain()).execute(args);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CloudTalkServer server;
         try {
-            for (int i = 0; i < args.length; i += 2) {
-                if (i + 1 >= args.length) {
-                    throw new ServerConfig.ConfigException("option " + args[i] + " needs a value");
-                }
-                if (args[i].equals("--config")) {
-                    Map<String, String> file = ServerConfig.read(java.nio.file.Path.of(args[i + 1]));
-                    file.forEach(values::putIfAbsent);
-                } else if (FLAGS.containsKey(args[i])) {
-                    values.put(FLAGS.get(args[i]), args[i + 1]);
-                } else {
-                    throw new ServerConfig.ConfigException("unknown option " + args[i]);
-                }
-            }
-            ServerConfig config = ServerConfig.from(values);
-            CloudTalkServer server;
+            ServerConfig config = ServerConfig.from(values());
             try {
                 server = CloudTalkServer.start(config);
             } catch (BindException e) {
@@ -44,18 +70,43 @@ public final class ServerMain {
                                 + config.bind().getAddress().getHostAddress() + ":"
                                 + config.bind().getPort() + " (" + e.getMessage() + ")");
             }
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime()
-                    .addShutdownHook(new Thread(
-                            () -> {
-                                server.close();
-                                stopped.countDown();
-                            },
-                            "server-shutdown"));
-            stopped.await();
         } catch (ServerConfig.ConfigException e) {
-            System.err.println("cloudtalk server: " + e.getMessage());
-            System.exit(78);
+            error("cloudtalk server: " + e.getMessage());
+            return Launchers.CONFIG;
         }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "server-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** The server's keys: the flags', then the file's. */
+    private Map<String, String> values() throws ServerConfig.ConfigException {
+        Map<String, String> values = new HashMap<>();
+        putIfSet(values, "port", port);
+        putIfSet(values, "bind", bind);
+        putIfSet(values, "status.file", statusFile);
+        putIfSet(values, "status.key.file", keyFile);
+        if (configFile != null) {
+            ServerConfig.read(configFile).forEach(values::putIfAbsent);
+        }
+        return values;
+    }
+
+    private static void putIfSet(Map<String, String> values, String key, String value) {
+        if (value != null) {
+            values.put(key, value);
+        }
+    }
+
+    private void error(String message) {
+        spec.commandLine().getErr().println(message);
+        spec.commandLine().getErr().flush();
     }
 }

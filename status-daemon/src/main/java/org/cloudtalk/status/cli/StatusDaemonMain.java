@@ -8,56 +8,82 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.cloudtalk.status.config.ConfigException;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import sun.misc.Signal;
 
-/**
- * {@code cloudtalk status-daemon [--config FILE] [--port N] [--bind IP] [--key-file F] [--endpoints IP,...]
- * [--interval-ms N]}: runs until interrupted. Flags override the file. SIGHUP logs the counters line.
- */
-public final class StatusDaemonMain {
-    private static final Map<String, String> FLAG_KEYS = Map.of(
-            "port", "port",
-            "bind", "bind",
-            "key-file", "key.file",
-            "endpoints", "endpoints",
-            "interval-ms", "sample.interval.ms");
-    private static final String USAGE = "usage: cloudtalk status-daemon [--config FILE] [--port N] [--bind IP] "
-            + "[--key-file FILE] [--endpoints IP,...] [--interval-ms N]";
+/** {@code cloudtalk status-daemon}: runs until interrupted. Flags override the file. SIGHUP logs the counters line. */
+@Command(
+        name = "cloudtalk status-daemon",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        sortOptions = false,
+        description = {
+            "Runs this host's status daemon: samples NIC and disk counters and answers authenticated UDP status "
+                    + "requests until stopped. Flags override the configuration file; every key is in "
+                    + "docs/status-daemon.md. SIGHUP logs the counters line.",
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped", "64:wrong command line", "71:cannot start", "78:invalid configuration"})
+public final class StatusDaemonMain implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE", description = "a properties file of daemon keys")
+    private Path configFile;
 
-    private StatusDaemonMain() {}
+    @Option(names = "--port", paramLabel = "N", description = "UDP port (key port, default 7450)")
+    private String port;
 
-    public static void main(String[] args) throws InterruptedException {
+    @Option(names = "--bind", paramLabel = "IP", description = "address to listen on (key bind, default 0.0.0.0)")
+    private String bind;
+
+    @Option(names = "--key-file", paramLabel = "FILE", description = "the deployment's shared key (key key.file)")
+    private String keyFile;
+
+    @Option(
+            names = "--endpoints",
+            paramLabel = "IP,...",
+            description = "endpoint addresses this daemon reports on (key endpoints)")
+    private String endpoints;
+
+    @Option(names = "--interval-ms", paramLabel = "N", description = "sampling interval (key sample.interval.ms)")
+    private String intervalMillis;
+
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        int exit = Launchers.commandLine(new StatusDaemonMain()).execute(args);
+        if (exit != 0) {
+            System.exit(exit);
+        }
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
         DaemonConfig config;
         try {
-            config = DaemonConfig.from(properties(args));
-        } catch (Arguments.UsageException e) {
-            System.err.println("status-daemon: " + e.getMessage() + "\n" + USAGE);
-            System.exit(64);
-            return;
+            config = DaemonConfig.from(properties());
         } catch (ConfigException e) {
-            System.err.println("status-daemon: " + e.getMessage());
-            System.exit(78);
-            return;
+            error("status-daemon: " + e.getMessage());
+            return Launchers.CONFIG;
         }
         StatusDaemon daemon;
         try {
             daemon = StatusDaemon.start(config);
         } catch (BindException e) {
-            System.err.println(
-                    "status-daemon: Invalid value " + config.bindAddress().getPort() + " for port: cannot "
-                            + "listen on " + config.bindAddress().getAddress().getHostAddress() + ":"
-                            + config.bindAddress().getPort() + " (" + e.getMessage() + ")");
-            System.exit(78);
-            return;
+            error("status-daemon: Invalid value " + config.bindAddress().getPort() + " for port: cannot "
+                    + "listen on " + config.bindAddress().getAddress().getHostAddress() + ":"
+                    + config.bindAddress().getPort() + " (" + e.getMessage() + ")");
+            return Launchers.CONFIG;
         } catch (IOException e) {
-            System.err.println("status-daemon: cannot start: " + e.getMessage());
-            System.exit(71);
-            return;
+            error("status-daemon: cannot start: " + e.getMessage());
+            return 71;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
@@ -69,34 +95,38 @@ public final class StatusDaemonMain {
                         "status-daemon-shutdown"));
         Signal.handle(new Signal("HUP"), signal -> daemon.logCounters());
         stopped.await();
+        return 0;
     }
 
-    static Map<String, String> properties(String[] args) throws Arguments.UsageException, ConfigException {
-        Set<String> known = new java.util.HashSet<>(FLAG_KEYS.keySet());
-        known.add("config");
-        Arguments arguments = Arguments.parse(args, known);
-        if (!arguments.positional().isEmpty()) {
-            throw new Arguments.UsageException(
-                    "unexpected argument " + arguments.positional().get(0));
-        }
+    /** The daemon's keys: the file's, then the flags'. */
+    Map<String, String> properties() throws ConfigException {
         Map<String, String> properties = new LinkedHashMap<>();
-        String file = arguments.last("config");
-        if (file != null) {
+        if (configFile != null) {
             Properties fromFile = new Properties();
-            try (Reader reader = Files.newBufferedReader(Path.of(file))) {
+            try (Reader reader = Files.newBufferedReader(configFile)) {
                 fromFile.load(reader);
             } catch (IOException e) {
                 throw new ConfigException(
-                        "Invalid value " + file + " for --config: cannot read it (" + e.getMessage() + ")");
+                        "Invalid value " + configFile + " for --config: cannot read it (" + e.getMessage() + ")");
             }
             fromFile.stringPropertyNames().forEach(key -> properties.put(key, fromFile.getProperty(key)));
         }
-        FLAG_KEYS.forEach((flag, key) -> {
-            String value = arguments.last(flag);
-            if (value != null) {
-                properties.put(key, value);
-            }
-        });
+        putIfSet(properties, "port", port);
+        putIfSet(properties, "bind", bind);
+        putIfSet(properties, "key.file", keyFile);
+        putIfSet(properties, "endpoints", endpoints);
+        putIfSet(properties, "sample.interval.ms", intervalMillis);
         return properties;
+    }
+
+    private static void putIfSet(Map<String, String> properties, String key, String value) {
+        if (value != null) {
+            properties.put(key, value);
+        }
+    }
+
+    private void error(String message) {
+        spec.commandLine().getErr().println(message);
+        spec.commandLine().getErr().flush();
     }
 }

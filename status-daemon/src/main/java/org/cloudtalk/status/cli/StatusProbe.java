@@ -2,6 +2,7 @@ package org.cloudtalk.status.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -11,7 +12,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import org.cloudtalk.status.wire.EndpointStatus;
 import org.cloudtalk.status.wire.KeyFile;
 import org.cloudtalk.status.wire.MessageAuthenticator;
@@ -20,19 +21,60 @@ import org.cloudtalk.status.wire.StatusReply;
 import org.cloudtalk.status.wire.StatusRequest;
 import org.cloudtalk.status.wire.WireException;
 import org.cloudtalk.status.wire.WireFormat;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code cloudtalk status probe HOST:PORT --key-file F [--endpoint IP]... [--timeout-ms N]}: sends one authenticated
- * request and prints the reply as JSON. Exit codes: 0 answered, 3 no reply in time, 4 a reply that fails checks,
- * 64 usage, 78 configuration (key).
+ * request and prints the reply as JSON.
  */
-public final class StatusProbe {
-    static final int NO_REPLY = 3;
-    static final int BAD_REPLY = 4;
-    private static final String USAGE =
-            "usage: cloudtalk status probe HOST:PORT --key-file FILE [--endpoint IP]... [--timeout-ms N]";
+@Command(
+        name = "cloudtalk status probe",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        sortOptions = false,
+        description = "Asks a status daemon once and prints its reply as JSON (the fields a status file takes).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:answered",
+            "3:no reply in time (daemon down, or not this deployment's key)",
+            "4:a reply that fails checks",
+            "64:wrong command line",
+            "78:unreadable key file"
+        })
+public final class StatusProbe implements Callable<Integer> {
+    static final int NO_REPLY = Launchers.REFUSED;
+    static final int BAD_REPLY = Launchers.UNAVAILABLE;
 
-    private StatusProbe() {}
+    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "the daemon's UDP address")
+    private String daemon;
+
+    @Option(names = "--key-file", required = true, paramLabel = "FILE", description = "the deployment's shared key")
+    private Path keyFile;
+
+    @Option(
+            names = "--endpoint",
+            paramLabel = "IP",
+            description = "an endpoint to ask about (repeatable; default: all the daemon's endpoints)")
+    private List<String> endpointTexts = List.of();
+
+    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "1000", description = "how long to wait")
+    private int timeoutMillis;
+
+    @Spec
+    private CommandSpec spec;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private StatusProbe(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -40,31 +82,34 @@ public final class StatusProbe {
 
     /** Runs the probe with the given streams; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        Arguments arguments;
+        return Launchers.commandLine(new StatusProbe(out, err))
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
+    }
+
+    @Override
+    public Integer call() {
         InetSocketAddress target;
         List<InetAddress> endpoints = new ArrayList<>();
-        int timeoutMillis;
         try {
-            arguments = Arguments.parse(args, Set.of("key-file", "endpoint", "timeout-ms"));
-            if (arguments.positional().size() != 1 || arguments.last("key-file") == null) {
-                throw new Arguments.UsageException("need HOST:PORT and --key-file");
-            }
-            target = socketAddress(arguments.positional().get(0));
-            for (String endpoint : arguments.all("endpoint")) {
+            target = socketAddress(daemon);
+            for (String endpoint : endpointTexts) {
                 endpoints.add(literal(endpoint));
             }
-            timeoutMillis =
-                    arguments.last("timeout-ms") == null ? 1000 : Integer.parseInt(arguments.last("timeout-ms"));
-        } catch (Arguments.UsageException | IllegalArgumentException e) {
-            err.println("status probe: " + e.getMessage() + "\n" + USAGE);
-            return 64;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (timeoutMillis <= 0) {
+            throw new ParameterException(
+                    spec.commandLine(), "Invalid value " + timeoutMillis + " for --timeout-ms: must be positive");
         }
         StatusCodec codec;
         try {
-            codec = new StatusCodec(new MessageAuthenticator(KeyFile.read(Path.of(arguments.last("key-file")))));
+            codec = new StatusCodec(new MessageAuthenticator(KeyFile.read(keyFile)));
         } catch (IOException | IllegalArgumentException e) {
-            err.println("status probe: bad key file " + arguments.last("key-file") + ": " + e.getMessage());
-            return 78;
+            err.println("status probe: Invalid value " + keyFile + " for --key-file: " + e.getMessage());
+            return Launchers.CONFIG;
         }
         long requestId = new SecureRandom().nextLong();
         byte[] request = codec.encodeRequest(new StatusRequest(requestId, System.currentTimeMillis(), endpoints));
@@ -94,7 +139,8 @@ public final class StatusProbe {
                 return 0;
             }
         } catch (SocketTimeoutException e) {
-            err.println("status probe: no reply from " + target + " within " + timeoutMillis + " ms");
+            err.println("status probe: no reply from " + daemon + " within " + timeoutMillis
+                    + " ms (is the daemon running there, with this deployment's key?)");
             return NO_REPLY;
         } catch (IOException e) {
             err.println("status probe: " + e.getMessage());
@@ -130,13 +176,23 @@ public final class StatusProbe {
     private static InetSocketAddress socketAddress(String text) {
         int colon = text.lastIndexOf(':');
         if (colon <= 0) {
-            throw new IllegalArgumentException("expected HOST:PORT, not " + text);
+            throw new IllegalArgumentException(
+                    "Invalid value " + text + " for HOST:PORT: expected an IP address and a port");
         }
         String host = text.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        int port = Integer.parseInt(text.substring(colon + 1));
+        int port;
+        try {
+            port = Integer.parseInt(text.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException(
+                    "Invalid value " + text + " for HOST:PORT: the port must be a number from 1 to 65535");
+        }
         return new InetSocketAddress(literal(host), port);
     }
 

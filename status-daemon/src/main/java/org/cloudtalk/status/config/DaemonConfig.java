@@ -248,7 +248,7 @@ public record DaemonConfig(
             OptionalLong deviceSpeed = NicCounters.speedBitsPerSecond(files, iface);
             long rx = nicCapacity(ip, "nic.rx.capacity.mbps", deviceSpeed);
             long tx = nicCapacity(ip, "nic.tx.capacity.mbps", deviceSpeed);
-            if (deviceSpeed.isEmpty() && rx == DEFAULT_NIC_MBPS * 1_000_000) {
+            if (deviceSpeed.isEmpty() && !(capSet(ip, "nic.rx.capacity.mbps") && capSet(ip, "nic.tx.capacity.mbps"))) {
                 log.warn(
                         "{}: {} reports no link speed and no nic.capacity.mbps is set; assuming {} Mbit/s",
                         ip,
@@ -258,6 +258,12 @@ public record DaemonConfig(
             long read = endpointNumber(ip, "disk.read.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
             long write = endpointNumber(ip, "disk.write.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
             return new EndpointSettings(endpoint, iface, disk, rx, tx, read, write);
+        }
+
+        /** Whether the operator capped this direction (its own key or the key for both directions). */
+        private boolean capSet(String ip, String directionKey) {
+            return forEndpoint(ip, directionKey).isPresent()
+                    || forEndpoint(ip, "nic.capacity.mbps").isPresent();
         }
 
         /** The operator's cap (direction-specific first, then both directions), bounded by the device's speed. */

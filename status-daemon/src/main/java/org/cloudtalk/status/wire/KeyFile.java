@@ -1,7 +1,10 @@
 package org.cloudtalk.status.wire;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -10,11 +13,20 @@ public final class KeyFile {
     private KeyFile() {}
 
     /**
-     * @throws IOException if the file cannot be read
+     * @throws IOException if the file cannot be read; the message says why in words, without the path
      * @throws IllegalArgumentException if the key is too short
      */
     public static byte[] read(Path file) throws IOException {
-        byte[] content = Files.readAllBytes(file);
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new IOException("no such file", e);
+        } catch (AccessDeniedException e) {
+            throw new IOException("permission denied", e);
+        } catch (FileSystemException e) {
+            throw new IOException(e.getReason() == null ? "cannot read it" : e.getReason(), e);
+        }
         int length = content.length;
         while (length > 0 && Character.isWhitespace(content[length - 1])) {
             length--;

@@ -3,6 +3,9 @@ package org.cloudtalk.status.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -54,6 +57,28 @@ class DaemonConfigTest {
     }
 
     @Test
+    void warnsOfAGuessedLinkSpeedOnlyWhenNoCapIsSet() throws Exception {
+        Files.delete(Path.of(properties.get("sysfs.root"), "class/net", FakeSystem.NIC, "speed"));
+        assertThat(warningsOf(properties)).contains("reports no link speed and no nic.capacity.mbps is set");
+        // A cap equal to the default is still the operator's choice, not a guess.
+        properties.put("nic.capacity.mbps", "1000");
+        assertThat(warningsOf(properties)).doesNotContain("reports no link speed");
+    }
+
+    /** What building the configuration logs (slf4j-simple writes to the System.err of the moment). */
+    private static String warningsOf(Map<String, String> properties) throws Exception {
+        PrintStream original = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            DaemonConfig.from(properties);
+        } finally {
+            System.setErr(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void explainsEveryBadValue() throws Exception {
         assertError("port", "70000", "Invalid value 70000 for port: must be between 0 and 65535");
         assertError("port", "http", "Invalid value http for port: not a whole number");
@@ -72,7 +97,7 @@ class DaemonConfigTest {
                 shortKey.toString(),
                 "Invalid value " + shortKey + " for key.file: the key must be at least 16 bytes");
         assertError(
-                "key.file", "/nonexistent", "Invalid value /nonexistent for key.file: cannot read it (/nonexistent)");
+                "key.file", "/nonexistent", "Invalid value /nonexistent for key.file: cannot read it (no such file)");
         properties.remove("interface");
         assertError(
                 "endpoints",

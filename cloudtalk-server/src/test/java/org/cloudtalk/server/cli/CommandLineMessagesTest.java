@@ -1,0 +1,106 @@
+package org.cloudtalk.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.cloudtalk.status.cli.Launchers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a user sees from ctquery's and the server's command lines: help, one-line errors in the user's words. */
+class CommandLineMessagesTest {
+    @Test
+    void ctqueryHelpListsEvaluatorsAndExitCodes() {
+        Run help = ctquery("--help");
+        assertThat(help.exit).isZero();
+        assertThat(help.out)
+                .contains("Usage: ctquery")
+                .contains("HEURISTIC, FLOW, EXHAUSTIVE, REFINED")
+                .contains("Exit codes:");
+        assertThat(ctquery("--version").exit).isZero();
+    }
+
+    @Test
+    void ctqueryExplainsBadFlagsInWords() {
+        Run noScheme = ctquery("--server", "127.0.0.1:7480", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(noScheme.exit).isEqualTo(Launchers.USAGE);
+        assertThat(noScheme.err)
+                .startsWith("ctquery: Invalid value 127.0.0.1:7480 for --server: expected a URL such as "
+                        + CtQuery.DEFAULT_SERVER);
+        Run evaluator = ctquery("--evaluator", "bogus", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(evaluator.exit).isEqualTo(Launchers.USAGE);
+        assertThat(evaluator.err).contains("bogus").contains("HEURISTIC").doesNotContain("No enum constant");
+        Run timeout = ctquery("--timeout-ms", "abc", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(timeout.exit).isEqualTo(Launchers.USAGE);
+        assertThat(timeout.err).contains("'abc' is not a long").doesNotContain("For input string");
+        Run noQuery = ctquery();
+        assertThat(noQuery.exit).isEqualTo(Launchers.USAGE);
+        assertThat(noQuery.err).startsWith("ctquery: no query given");
+        assertThat((noScheme.err + evaluator.err + timeout.err + noQuery.err)).doesNotContain("\tat ");
+    }
+
+    @Test
+    void ctquerySaysWhenNothingListens() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        Run refused = ctquery("--server", "http://127.0.0.1:" + closedPort, "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(refused.exit).isEqualTo(Launchers.UNAVAILABLE);
+        assertThat(refused.err)
+                .isEqualTo("ctquery: cannot reach http://127.0.0.1:" + closedPort
+                        + ": connection refused (is a CloudTalk server listening there?)\n");
+    }
+
+    @Test
+    void serverHelpAndFileErrorsNameTheKey(@TempDir Path temp) {
+        Run help = server("--help");
+        assertThat(help.exit).isZero();
+        assertThat(help.out).contains("Usage: cloudtalk server").contains("--status-file");
+        Path missing = temp.resolve("missing.key");
+        Run noKey = server("--port", "0", "--key-file", missing.toString());
+        assertThat(noKey.exit).isEqualTo(Launchers.CONFIG);
+        assertThat(noKey.err)
+                .isEqualTo("cloudtalk server: Invalid value " + missing + " for status.key.file: no such file\n");
+        Run noStatus = server(
+                "--port", "0", "--status-file", temp.resolve("status.json").toString());
+        assertThat(noStatus.exit).isEqualTo(Launchers.CONFIG);
+        assertThat(noStatus.err)
+                .isEqualTo("cloudtalk server: Invalid value " + temp.resolve("status.json")
+                        + " for status.file: no such file\n");
+        Run badPort = server("--port", "abc", "--status-file", "x");
+        assertThat(badPort.exit).isEqualTo(Launchers.CONFIG);
+        assertThat(badPort.err).isEqualTo("cloudtalk server: Invalid value abc for port: not a whole number\n");
+    }
+
+    private record Run(int exit, String out, String err) {}
+
+    private static Run ctquery(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = CtQuery.run(
+                args,
+                new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Run server(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Launchers.commandLine(new ServerMain())
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
+                .execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,70 @@
+package org.cloudtalk.status.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * What every CloudTalk launcher shares: the exit codes of docs/cli.md, the version, and picocli set up so that a user
+ * mistake prints one line (and a pointer to {@code --help}), never a stack trace.
+ */
+public final class Launchers {
+    /** Query error (the message says where: {@code line L:C}). */
+    public static final int QUERY_ERROR = 2;
+    /** Refused (limits, rate) or, for a probe, no reply in time. */
+    public static final int REFUSED = 3;
+    /** The server or daemon is unreachable, or answered something unusable. */
+    public static final int UNAVAILABLE = 4;
+    /** Wrong command line (sysexits EX_USAGE). */
+    public static final int USAGE = 64;
+    /** An input file that cannot be read (EX_NOINPUT). */
+    public static final int NO_INPUT = 66;
+    /** A defect of ours (EX_SOFTWARE): the log has the details. */
+    public static final int INTERNAL = 70;
+    /** A configuration value that is wrong: {@code Invalid value V for K: reason} (EX_CONFIG). */
+    public static final int CONFIG = 78;
+
+    private Launchers() {}
+
+    /** A command line for {@code command} whose usage errors exit {@link #USAGE} and whose defects exit {@link #INTERNAL}. */
+    public static CommandLine commandLine(Object command) {
+        CommandLine line = new CommandLine(command);
+        line.setParameterExceptionHandler((e, args) -> {
+            CommandLine failed = e.getCommandLine();
+            PrintWriter err = failed.getErr();
+            err.println(failed.getCommandName() + ": " + e.getMessage());
+            err.println("Try '" + failed.getCommandName() + " --help' for more information.");
+            err.flush();
+            return USAGE;
+        });
+        line.setExecutionExceptionHandler((e, failed, parseResult) -> {
+            LoggerFactory.getLogger(command.getClass()).debug("failed", e);
+            failed.getErr()
+                    .println(failed.getCommandName() + ": internal error: " + e
+                            + " (CLOUDTALK_LOG_LEVEL=debug shows the stack trace)");
+            failed.getErr().flush();
+            return INTERNAL;
+        });
+        return line;
+    }
+
+    /** The project version, from the build. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties properties = new Properties();
+            try (InputStream in = Launchers.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            }
+            return new String[] {
+                "CloudTalk " + properties.getProperty("version", "(unknown version)"),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"
+            };
+        }
+    }
+}
