@@ -3,14 +3,23 @@ package org.cloudtalk.server.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.status.cli.StatusProbe;
+import org.cloudtalk.status.config.DaemonConfig;
+import org.cloudtalk.status.server.StatusDaemon;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +53,51 @@ class StaticStatusSourceTest {
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("host 'db1'");
         Files.writeString(file, "[]");
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("expected an object");
+    }
+
+    @Test
+    void takesWhatTheProbePrints(@TempDir Path temp) throws Exception {
+        Path key = temp.resolve("key");
+        Files.writeString(key, "loopback-test-key-0123456789");
+        Map<String, String> properties = new HashMap<>();
+        properties.put("key.file", key.toString());
+        properties.put("bind", "127.0.0.1");
+        properties.put("port", "0");
+        properties.put("endpoints", "127.0.0.1");
+        properties.put("interface", "lo");
+        properties.put("disk.path", temp.toString());
+        properties.put("nic.capacity.mbps", "100");
+        properties.put("disk.read.capacity.mibps", "50");
+        properties.put("disk.write.capacity.mibps", "40");
+        String reply;
+        try (StatusDaemon daemon = StatusDaemon.start(DaemonConfig.from(properties))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int exit = StatusProbe.run(
+                    new String[] {"127.0.0.1:" + daemon.localAddress().getPort(), "--key-file", key.toString()},
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            assertThat(exit).isZero();
+            reply = out.toString(StandardCharsets.UTF_8);
+        }
+        Path whole = temp.resolve("probe.json");
+        Files.writeString(whole, reply);
+        Path asHost = temp.resolve("hosts.json");
+        Files.writeString(asHost, "{\"hosts\": {\"127.0.0.1\": " + reply + "}}");
+        for (Path file : List.of(whole, asHost)) {
+            HostLoad load = new StaticStatusSource(file)
+                    .gather(Set.of("127.0.0.1"), Duration.ZERO)
+                    .state()
+                    .load("127.0.0.1");
+            assertThat(load.rxCapacity()).as(file.toString()).isEqualTo(100e6 / 8);
+            assertThat(load.diskReadCapacity()).as(file.toString()).isEqualTo(50.0 * (1 << 20));
+            assertThat(load.diskWriteCapacity()).as(file.toString()).isEqualTo(40.0 * (1 << 20));
+        }
+        Files.writeString(
+                asHost,
+                "{\"hosts\": {\"10.0.0.9\": {\"endpoints\": [{\"endpoint\": \"10.0.0.1\"}, "
+                        + "{\"endpoint\": \"10.0.0.2\"}]}}}");
+        assertThatThrownBy(() -> new StaticStatusSource(asHost))
+                .hasMessageEndingWith("host 10.0.0.9: the probe reply has no entry for it");
     }
 
     private static void write(Path file, long rxUseBits, Instant modified) throws IOException {
