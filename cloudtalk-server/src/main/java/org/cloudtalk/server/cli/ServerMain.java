@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.status.cli.Launchers;
@@ -74,35 +73,21 @@ public final class ServerMain implements Callable<Integer> {
             error("cloudtalk server: " + e.getMessage());
             return Launchers.CONFIG;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            server.close();
-                            stopped.countDown();
-                        },
-                        "server-shutdown"));
-        stopped.await();
+        Launchers.runUntilStopped(server, "server");
         return 0;
     }
 
     /** The server's keys: the flags', then the file's. */
     private Map<String, String> values() throws ServerConfig.ConfigException {
         Map<String, String> values = new HashMap<>();
-        putIfSet(values, "port", port);
-        putIfSet(values, "bind", bind);
-        putIfSet(values, "status.file", statusFile);
-        putIfSet(values, "status.key.file", keyFile);
+        Launchers.putIfSet(values, "port", port);
+        Launchers.putIfSet(values, "bind", bind);
+        Launchers.putIfSet(values, "status.file", statusFile);
+        Launchers.putIfSet(values, "status.key.file", keyFile);
         if (configFile != null) {
             ServerConfig.read(configFile).forEach(values::putIfAbsent);
         }
         return values;
-    }
-
-    private static void putIfSet(Map<String, String> values, String key, String value) {
-        if (value != null) {
-            values.put(key, value);
-        }
     }
 
     private void error(String message) {

@@ -3,7 +3,9 @@ package org.cloudtalk.status.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -49,6 +51,30 @@ public final class Launchers {
             return INTERNAL;
         });
         return line;
+    }
+
+    /** Blocks until the JVM is asked to stop (SIGTERM, Ctrl-C), then closes {@code service} before it exits. */
+    public static void runUntilStopped(AutoCloseable service, String name) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                service.close();
+                            } catch (Exception e) {
+                                LoggerFactory.getLogger(Launchers.class).warn("{} did not stop cleanly", name, e);
+                            }
+                            stopped.countDown();
+                        },
+                        name + "-shutdown"));
+        stopped.await();
+    }
+
+    /** Puts a flag's value under its configuration key, if the flag was given. */
+    public static void putIfSet(Map<String, String> values, String key, String value) {
+        if (value != null) {
+            values.put(key, value);
+        }
     }
 
     /** The project version, from the build. */

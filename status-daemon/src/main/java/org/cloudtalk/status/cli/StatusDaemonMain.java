@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.cloudtalk.status.config.ConfigException;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
@@ -85,16 +84,8 @@ public final class StatusDaemonMain implements Callable<Integer> {
             error("status-daemon: cannot start: " + e.getMessage());
             return 71;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            daemon.close();
-                            stopped.countDown();
-                        },
-                        "status-daemon-shutdown"));
         Signal.handle(new Signal("HUP"), signal -> daemon.logCounters());
-        stopped.await();
+        Launchers.runUntilStopped(daemon, "status-daemon");
         return 0;
     }
 
@@ -111,18 +102,12 @@ public final class StatusDaemonMain implements Callable<Integer> {
             }
             fromFile.stringPropertyNames().forEach(key -> properties.put(key, fromFile.getProperty(key)));
         }
-        putIfSet(properties, "port", port);
-        putIfSet(properties, "bind", bind);
-        putIfSet(properties, "key.file", keyFile);
-        putIfSet(properties, "endpoints", endpoints);
-        putIfSet(properties, "sample.interval.ms", intervalMillis);
+        Launchers.putIfSet(properties, "port", port);
+        Launchers.putIfSet(properties, "bind", bind);
+        Launchers.putIfSet(properties, "key.file", keyFile);
+        Launchers.putIfSet(properties, "endpoints", endpoints);
+        Launchers.putIfSet(properties, "sample.interval.ms", intervalMillis);
         return properties;
-    }
-
-    private static void putIfSet(Map<String, String> properties, String key, String value) {
-        if (value != null) {
-            properties.put(key, value);
-        }
     }
 
     private void error(String message) {
