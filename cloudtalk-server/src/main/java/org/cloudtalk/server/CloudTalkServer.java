@@ -62,7 +62,7 @@ public final class CloudTalkServer implements AutoCloseable {
                     : new SameHostLocator(config.daemonPort());
             StatusCodec codec = new StatusCodec(
                     new MessageAuthenticator(KeyFile.read(config.keyFile().get())));
-            dynamicStatus = new UdpStatusSource(locator, codec, config.statusReuse());
+            dynamicStatus = new UdpStatusSource(locator, codec, config.statusReuse(), config.statusMaxAge());
             staticStatus = config.statusFile().isPresent()
                     ? new StaticStatusSource(config.statusFile().get())
                     : new CapacityOnlyStatusSource(dynamicStatus);
@@ -85,13 +85,13 @@ public final class CloudTalkServer implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
-        ServerMetrics metrics = new ServerMetrics(reservations::size);
+        ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         // No tenant may hold more than half the workers, so one busy tenant always leaves room for the others.
         Admission admission = new Admission(config.limits(), Math.max(1, config.workers() / 2));
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
         HttpApiServer api = HttpApiServer.start(
                 config.bind(),
-                new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4),
+                new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),
                 1);
         log.info(
                 "CloudTalk server listening on http://{}:{}/ (status from {})",

@@ -42,7 +42,7 @@ import org.cloudtalk.status.wire.WireFormat;
  * Scatter-gather over the status daemons (§4): one authenticated request per daemon (up to 24 endpoints each), all
  * sent at once from one UDP socket, then a wait bounded by the caller until every reply is in. A reply counts only if
  * it authenticates, echoes a pending request id and comes from the daemon that was asked; an endpoint without one in
- * time is heavily loaded. A reply younger than {@code reuseAge} answers later queries without asking again (asking
+ * time, or whose sample is older than {@code maxAge}, is heavily loaded. A reply younger than {@code reuseAge} answers later queries without asking again (asking
  * more often than a daemon samples learns nothing); {@code reuseAge} 0 gathers afresh every time, as in the paper.
  *
  * <p>Concurrency: thread-safe. Pending requests and reusable replies live in concurrent maps; the socket's one event
@@ -51,7 +51,11 @@ import org.cloudtalk.status.wire.WireFormat;
 public final class UdpStatusSource implements StatusSource {
     private final Locator locator;
     private final StatusCodec codec;
+    /** The default of {@code status.max.age.ms}: eight of the daemon's default sampling intervals. */
+    public static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(2);
+
     private final long reuseNanos;
+    private final long maxAgeMillis;
     private final EventLoopGroup group;
     private final Channel channel;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
@@ -60,6 +64,7 @@ public final class UdpStatusSource implements StatusSource {
     private final LongAdder replies = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder stale = new LongAdder();
 
     private record Reusable(HostLoad load, long receivedNanos) {}
 
@@ -80,9 +85,19 @@ public final class UdpStatusSource implements StatusSource {
     }
 
     public UdpStatusSource(Locator locator, StatusCodec codec, Duration reuseAge) throws InterruptedException {
+        this(locator, codec, reuseAge, DEFAULT_MAX_AGE);
+    }
+
+    /**
+     * @param maxAge a reply whose sample is older than this is treated as no reply: a daemon whose sampler is stuck
+     *     keeps answering with its last figures, and those say nothing about the host now
+     */
+    public UdpStatusSource(Locator locator, StatusCodec codec, Duration reuseAge, Duration maxAge)
+            throws InterruptedException {
         this.locator = requireNonNull(locator, "locator is null");
         this.codec = requireNonNull(codec, "codec is null");
         this.reuseNanos = requireNonNull(reuseAge, "reuseAge is null").toNanos();
+        this.maxAgeMillis = requireNonNull(maxAge, "maxAge is null").toMillis();
         this.group = new NioEventLoopGroup(1);
         try {
             this.channel = new Bootstrap()
@@ -133,6 +148,10 @@ public final class UdpStatusSource implements StatusSource {
                     continue;
                 }
                 for (EndpointStatus status : answer) {
+                    if (status.known() && status.sampleAgeMillis() > maxAgeMillis) {
+                        stale.increment();
+                        continue;
+                    }
                     String address = canonical(status.endpoint());
                     HostLoad load = HostLoad.from(status);
                     loads.put(address, load);
@@ -181,8 +200,15 @@ public final class UdpStatusSource implements StatusSource {
     }
 
     /** Datagrams that were not a valid answer to a pending request from the daemon asked. */
+    @Override
     public long rejected() {
         return rejected.sum();
+    }
+
+    /** Endpoint statuses whose sample was older than the maximum age. */
+    @Override
+    public long stale() {
+        return stale.sum();
     }
 
     @Override
