@@ -93,7 +93,7 @@ public final class ServerMetrics {
         latencyCount.increment();
     }
 
-    /** An answer given without its pseudo-reservation (re-checks exhausted by racing queries). */
+    /** An answer reserved without a clean re-check (re-checks exhausted by racing queries). */
     public void reservationFallback() {
         fallbacks.increment();
     }
@@ -163,7 +163,7 @@ public final class ServerMetrics {
         counter(
                 out,
                 "cloudtalk_reservation_fallbacks_total",
-                "Answers given without their reservation after racing queries exhausted the re-checks.",
+                "Answers reserved without a clean re-check after racing queries exhausted the re-checks.",
                 fallbacks.sum());
         counter(
                 out,
