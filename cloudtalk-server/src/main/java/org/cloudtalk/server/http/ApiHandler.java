@@ -216,6 +216,8 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         status.put("answered", answer.statusAnswered());
         status.put("reused", answer.statusReused());
         status.put("sampled", answer.sampled());
+        // Hosts asked whose status did not come (in time, or fresh enough): they counted as heavily loaded.
+        status.put("missing", answer.statusAsked() - answer.statusAnswered());
         body.put("status", status);
         body.put("elapsedMicros", answer.elapsedNanos() / 1000);
         if (!answer.candidateScores().isEmpty()) {

@@ -54,6 +54,8 @@ public final class UdpStatusSource implements StatusSource {
     /** The default of {@code status.max.age.ms}: eight of the daemon's default sampling intervals. */
     public static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(2);
 
+    private static final int WARM_UP_ROUNDS = 300;
+
     private final long reuseNanos;
     private final long maxAgeMillis;
     private final EventLoopGroup group;
@@ -65,6 +67,8 @@ public final class UdpStatusSource implements StatusSource {
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder stale = new LongAdder();
+    /** The warm-up's own responder: a reply from it arriving after the warm-up is not a rejected datagram. */
+    private volatile InetSocketAddress warmUpResponder;
 
     private record Reusable(HostLoad load, long receivedNanos) {}
 
@@ -168,6 +172,47 @@ public final class UdpStatusSource implements StatusSource {
         return new Gathered(new ClusterState(loads), asked, answered, reused);
     }
 
+    /**
+     * Asks a responder of its own on loopback, {@value #WARM_UP_ROUNDS} times or until {@code budget} has passed: cold,
+     * the first gather after a start pays for class loading and the MAC's set-up and can miss the gather wait. Nothing
+     * leaves the host, nothing is cached for real queries, and the traffic is too little to show in the figures of a
+     * daemon that watches the loopback interface (as in the quickstart).
+     *
+     * @return the round trips made
+     */
+    public int warmUp(Duration budget) throws InterruptedException {
+        Channel responder = new Bootstrap()
+                .group(group)
+                .channel(NioDatagramChannel.class)
+                .handler(new WarmUpResponder())
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .sync()
+                .channel();
+        warmUpResponder = (InetSocketAddress) responder.localAddress();
+        try {
+            Map<InetSocketAddress, List<InetAddress>> request =
+                    Map.of(warmUpResponder, List.of(InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 1})));
+            long end = System.nanoTime() + budget.toNanos();
+            int rounds = 0;
+            while (rounds < WARM_UP_ROUNDS && end - System.nanoTime() > 0) {
+                List<Pending> sent = send(request);
+                try {
+                    for (Pending pendingRequest : sent) {
+                        pendingRequest.done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    }
+                } finally {
+                    sent.forEach(pendingRequest -> pending.remove(pendingRequest.id));
+                }
+                rounds++;
+            }
+            return rounds;
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("a literal address", e);
+        } finally {
+            responder.close().awaitUninterruptibly();
+        }
+    }
+
     private List<Pending> send(Map<InetSocketAddress, List<InetAddress>> byDaemon) {
         List<Pending> sent = new ArrayList<>();
         long timestamp = System.currentTimeMillis();
@@ -229,6 +274,25 @@ public final class UdpStatusSource implements StatusSource {
         return org.cloudtalk.lang.ast.Address.parse(address.getHostAddress()).text();
     }
 
+    /** The warm-up's daemon: answers every request it can decode, with every endpoint unknown. */
+    private final class WarmUpResponder extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            byte[] data = new byte[Math.min(packet.content().readableBytes(), WireFormat.MAX_DATAGRAM)];
+            packet.content().getBytes(packet.content().readerIndex(), data);
+            try {
+                StatusRequest request = codec.decodeRequest(data, data.length);
+                List<EndpointStatus> statuses = new ArrayList<>();
+                request.endpoints().forEach(endpoint -> statuses.add(EndpointStatus.unknown(endpoint)));
+                byte[] reply =
+                        codec.encodeReply(new StatusReply(request.requestId(), System.currentTimeMillis(), statuses));
+                ctx.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(reply), packet.sender()));
+            } catch (WireException e) {
+                // not one of the warm-up's requests: ignore it
+            }
+        }
+    }
+
     /** Completes pending requests with authentic replies from the daemons asked; counts and drops the rest. */
     private final class ReplyHandler extends SimpleChannelInboundHandler<DatagramPacket> {
         private final byte[] scratch = new byte[WireFormat.MAX_DATAGRAM];
@@ -250,6 +314,9 @@ public final class UdpStatusSource implements StatusSource {
                 return;
             }
             Pending request = pending.get(reply.requestId());
+            if (request == null && packet.sender().equals(warmUpResponder)) {
+                return; // a warm-up round trip that ended after the warm-up did
+            }
             if (request == null || !request.daemon.equals(packet.sender()) || !answers(reply, request)) {
                 rejected.increment();
                 return;

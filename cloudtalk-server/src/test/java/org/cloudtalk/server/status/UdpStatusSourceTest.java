@@ -132,6 +132,19 @@ class UdpStatusSourceTest {
     }
 
     @Test
+    void warmsUpWithRoundTripsOnLoopbackOnly() throws Exception {
+        try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ofSeconds(30))) {
+            assertThat(source.warmUp(Duration.ofMillis(200))).isGreaterThan(10);
+            assertThat(source.replies()).isGreaterThan(10);
+            assertThat(source.rejected()).isZero();
+            // Nothing learnt in the warm-up answers a real query.
+            StatusSource.Gathered gathered = source.gather(Set.of("192.0.2.1"), Duration.ofMillis(50));
+            assertThat(gathered.reused()).isZero();
+            assertThat(gathered.state().load("192.0.2.1")).isEqualTo(HostLoad.UNREACHABLE);
+        }
+    }
+
+    @Test
     void aReplyWithAStaleSampleCountsAsMissing() throws Exception {
         try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             AtomicLong sampleAge = new AtomicLong();
