@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.status.config.DaemonConfig;
@@ -37,7 +36,7 @@ public final class EndToEndBenchmark {
         Path dir = Files.createTempDirectory("e2e-bench");
         Path key = dir.resolve("key");
         Files.writeString(key, "end-to-end-benchmark-key-0123456789");
-        int daemonPort = 21_000 + ThreadLocalRandom.current().nextInt(9_000);
+        int daemonPort = ChildJvm.freeUdpPort();
         try (ChildJvm daemons = ChildJvm.start(
                 dir.resolve("daemons.log"),
                 "256m",
@@ -55,7 +54,7 @@ public final class EndToEndBenchmark {
             System.out.printf(
                     Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
             for (int reuseMillis : new int[] {250, 0}) {
-                int port = 30_000 + ThreadLocalRandom.current().nextInt(9_000);
+                int port = ChildJvm.freeTcpPort();
                 Path config = dir.resolve("server-" + reuseMillis + ".properties");
                 Files.writeString(
                         config,

@@ -20,7 +20,8 @@ import java.util.ArrayDeque;
  * <p>Concurrency: one instance per channel; all state is touched on the channel's event loop.
  */
 final class PipelinedRequests extends ChannelDuplexHandler {
-    private static final int MAX_QUEUED = 16;
+    // Few: each may hold a body of up to the size limit, and requests are answered one at a time anyway.
+    private static final int MAX_QUEUED = 4;
 
     private final ArrayDeque<Object> queued = new ArrayDeque<>();
     private boolean answering;

@@ -252,6 +252,25 @@ class HttpConnectionTest {
         }
     }
 
+    @Test
+    void aBusyConnectionIsNotCutOffByTheRequestDeadline() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            long end = System.nanoTime() + DEADLINE.toNanos() * 4;
+            int answered = 0;
+            while (System.nanoTime() < end) {
+                out.write(post("/v1/query", QUERY).getBytes(StandardCharsets.UTF_8));
+                assertThat(read(in).status()).isEqualTo(200);
+                out.write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+                assertThat(read(in).status()).isEqualTo(200);
+                answered += 2;
+            }
+            assertThat(answered).isGreaterThan(10);
+            assertThat(metrics.requestDeadlinesExceeded()).isZero();
+        }
+    }
+
     private void awaitOpenConnections(int count) throws InterruptedException {
         for (int i = 0; i < 200 && metrics.openConnections() != count; i++) {
             Thread.sleep(10);
