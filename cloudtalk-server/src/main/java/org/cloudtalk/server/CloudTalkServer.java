@@ -8,6 +8,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,7 @@ import org.cloudtalk.server.http.ServerMetrics;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
+import org.cloudtalk.server.query.Warmup;
 import org.cloudtalk.server.status.CapacityOnlyStatusSource;
 import org.cloudtalk.server.status.Locator;
 import org.cloudtalk.server.status.SameHostLocator;
@@ -36,6 +38,10 @@ import org.slf4j.LoggerFactory;
 /** A running CloudTalk server: status sources, the query service, its workers and the HTTP API. */
 public final class CloudTalkServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CloudTalkServer.class);
+    /** Warm-up before the API opens: long enough for the parser and evaluators to be compiled. */
+    private static final Duration WARM_UP = Duration.ofMillis(1500);
+    /** Status round trips on loopback before the API opens: the first gather is then as fast as the next ones. */
+    private static final Duration WARM_UP_STATUS = Duration.ofMillis(500);
 
     private final StatusSource dynamicStatus;
     private final StatusSource staticStatus;
@@ -73,7 +79,9 @@ public final class CloudTalkServer implements AutoCloseable {
                     : new SameHostLocator(config.daemonPort());
             StatusCodec codec = new StatusCodec(new MessageAuthenticator(
                     fromFile("status.key.file", config.keyFile().get(), KeyFile::read)));
-            dynamicStatus = new UdpStatusSource(locator, codec, config.statusReuse());
+            UdpStatusSource udp = new UdpStatusSource(locator, codec, config.statusReuse(), config.statusMaxAge());
+            udp.warmUp(WARM_UP_STATUS);
+            dynamicStatus = udp;
             staticStatus = config.statusFile().isPresent()
                     ? fromFile("status.file", config.statusFile().get(), StaticStatusSource::new)
                     : new CapacityOnlyStatusSource(dynamicStatus);
@@ -96,13 +104,14 @@ public final class CloudTalkServer implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
-        ServerMetrics metrics = new ServerMetrics(reservations::size);
+        ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         // No tenant may hold more than half the workers, so one busy tenant always leaves room for the others.
         Admission admission = new Admission(config.limits(), Math.max(1, config.workers() / 2));
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
+        Warmup.run(config.limits(), WARM_UP);
         HttpApiServer api = HttpApiServer.start(
                 config.bind(),
-                new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4),
+                new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),
                 1);
         log.info(
                 "CloudTalk server listening on http://{}:{}/ (status from {})",

@@ -2,6 +2,9 @@ package org.cloudtalk.benchmarks.server;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +36,23 @@ record ChildJvm(Process process, Path log) implements AutoCloseable {
                 .redirectOutput(log.toFile())
                 .start();
         return new ChildJvm(process, log);
+    }
+
+    /**
+     * A TCP port free on loopback now (the kernel's choice), for a child's server: a random one collided with ports in
+     * use on a shared machine. Another process may still take it before the child binds; that fails loudly.
+     */
+    static int freeTcpPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A UDP port free on loopback now, for the children's status daemons. */
+    static int freeUdpPort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     /** Waits until the child has written {@code marker} to its log. */

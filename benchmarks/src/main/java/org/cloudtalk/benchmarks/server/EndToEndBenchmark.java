@@ -14,9 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
@@ -38,7 +36,7 @@ public final class EndToEndBenchmark {
         Path dir = Files.createTempDirectory("e2e-bench");
         Path key = dir.resolve("key");
         Files.writeString(key, "end-to-end-benchmark-key-0123456789");
-        int daemonPort = 21_000 + ThreadLocalRandom.current().nextInt(9_000);
+        int daemonPort = ChildJvm.freeUdpPort();
         try (ChildJvm daemons = ChildJvm.start(
                 dir.resolve("daemons.log"),
                 "256m",
@@ -56,7 +54,7 @@ public final class EndToEndBenchmark {
             System.out.printf(
                     Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
             for (int reuseMillis : new int[] {250, 0}) {
-                int port = 30_000 + ThreadLocalRandom.current().nextInt(9_000);
+                int port = ChildJvm.freeTcpPort();
                 Path config = dir.resolve("server-" + reuseMillis + ".properties");
                 Files.writeString(
                         config,
@@ -83,7 +81,7 @@ public final class EndToEndBenchmark {
                         System.out.printf(
                                 Locale.ROOT,
                                 "reuse %s, %d client%s: p50 %.2f ms, p99 %.2f ms, %,.0f queries/s "
-                                        + "(%,d answered, %d errors)%n",
+                                        + "(%,d answered, %d errors: %s)%n",
                                 reuseMillis > 0 ? reuseMillis + " ms" : "off",
                                 concurrency,
                                 concurrency == 1 ? "" : "s",
@@ -91,20 +89,21 @@ public final class EndToEndBenchmark {
                                 result.p99Millis,
                                 result.perSecond,
                                 result.answered,
-                                result.errors);
+                                result.errors.total(),
+                                result.errors.summary());
                     }
                 }
             }
         }
     }
 
-    private record Result(double p50Millis, double p99Millis, double perSecond, long answered, long errors) {}
+    private record Result(double p50Millis, double p99Millis, double perSecond, long answered, ErrorCauses errors) {}
 
     private static Result load(int port, String query, int clients, int seconds) throws Exception {
         byte[] request = RawHttp.post("/v1/query?evaluator=heuristic", query);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<long[]> latencies = new ArrayList<>();
-        AtomicLong errors = new AtomicLong();
+        ErrorCauses errors = new ErrorCauses();
         CountDownLatch done = new CountDownLatch(clients);
         long start = System.nanoTime();
         for (int c = 0; c < clients; c++) {
@@ -121,13 +120,14 @@ public final class EndToEndBenchmark {
                         long t0 = System.nanoTime();
                         out.write(request);
                         out.flush();
-                        if (RawHttp.readResponse(in) != 200) {
-                            errors.incrementAndGet();
+                        RawHttp.Response response = RawHttp.read(in);
+                        if (response.status() != 200) {
+                            errors.response(response);
                         }
                         samples[count++] = System.nanoTime() - t0;
                     }
                 } catch (IOException e) {
-                    errors.incrementAndGet();
+                    errors.io(e);
                 } finally {
                     latencies.set(index, Arrays.copyOf(samples, count));
                     done.countDown();
@@ -143,7 +143,7 @@ public final class EndToEndBenchmark {
                 all[(int) (all.length * 0.99)] / 1e6,
                 all.length / elapsed,
                 all.length,
-                errors.get());
+                errors);
     }
 
     /** The daemons' process: {@code DAEMONS PORT KEYFILE}; prints "ready" when all answer. */

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,7 +43,7 @@ public final class FloodBenchmark {
                     .append("\"diskReadCapacityBytesPerSecond\": 2e8, \"diskWriteCapacityBytesPerSecond\": 2e8}");
         }
         Files.writeString(status, "{\"hosts\": {" + hosts + "}}");
-        int port = 30_000 + ThreadLocalRandom.current().nextInt(9_000);
+        int port = ChildJvm.freeTcpPort();
         Path config = dir.resolve("server.properties");
         Files.writeString(
                 config,
@@ -61,20 +60,22 @@ public final class FloodBenchmark {
         try (ChildJvm server = ChildJvm.start(
                 dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
             server.awaitHealthy(port);
-            victim(port, 3); // warm-up
-            double[] alone = victim(port, seconds);
+            ErrorCauses victimErrors = new ErrorCauses();
+            ErrorCauses floodErrors = new ErrorCauses();
+            victim(port, 3, victimErrors); // warm-up
+            double[] alone = victim(port, seconds, victimErrors);
             AtomicBoolean flooding = new AtomicBoolean(true);
             AtomicLong sent = new AtomicLong();
             AtomicLong refused = new AtomicLong();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < flooders; i++) {
-                Thread flooder = new Thread(() -> flood(port, flooding, sent, refused));
+                Thread flooder = new Thread(() -> flood(port, flooding, sent, refused, floodErrors));
                 flooder.start();
                 threads.add(flooder);
             }
             Thread.sleep(1000);
             long sentBefore = sent.get();
-            double[] flooded = victim(port, seconds);
+            double[] flooded = victim(port, seconds, victimErrors);
             double floodRate = (sent.get() - sentBefore) / (double) seconds;
             flooding.set(false);
             for (Thread thread : threads) {
@@ -100,11 +101,17 @@ public final class FloodBenchmark {
                     floodRate,
                     100.0 * refused.get() / Math.max(1, sent.get()),
                     flooded[1] / alone[1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "victim errors: %s; flood errors other than 429: %s%n",
+                    victimErrors.summary(),
+                    floodErrors.summary());
         }
     }
 
     /** 50 queries/s, one at a time, from 127.0.0.1 for {@code seconds}: p50 and p99 in ms, and the count. */
-    private static double[] victim(int port, int seconds) throws IOException, InterruptedException {
+    private static double[] victim(int port, int seconds, ErrorCauses victimErrors)
+            throws IOException, InterruptedException {
         byte[] request = request();
         List<Long> latencies = new ArrayList<>();
         try (Socket socket = new Socket("127.0.0.1", port, InetAddress.getByName("127.0.0.1"), 0)) {
@@ -120,8 +127,9 @@ public final class FloodBenchmark {
                 long start = System.nanoTime();
                 out.write(request);
                 out.flush();
-                if (RawHttp.readResponse(in) != 200) {
-                    throw new IllegalStateException("the victim was refused");
+                RawHttp.Response response = RawHttp.read(in);
+                if (response.status() != 200) {
+                    victimErrors.response(response);
                 }
                 latencies.add(System.nanoTime() - start);
             }
@@ -131,7 +139,8 @@ public final class FloodBenchmark {
         };
     }
 
-    private static void flood(int port, AtomicBoolean flooding, AtomicLong sent, AtomicLong refused) {
+    private static void flood(
+            int port, AtomicBoolean flooding, AtomicLong sent, AtomicLong refused, ErrorCauses errors) {
         byte[] request = request();
         try (Socket socket = new Socket("127.0.0.1", port, InetAddress.getByName("127.0.0.2"), 0)) {
             socket.setTcpNoDelay(true);
@@ -141,12 +150,15 @@ public final class FloodBenchmark {
                 out.write(request);
                 out.flush();
                 sent.incrementAndGet();
-                if (RawHttp.readResponse(in) == 429) {
+                RawHttp.Response response = RawHttp.read(in);
+                if (response.status() == 429) {
                     refused.incrementAndGet();
+                } else if (response.status() != 200) {
+                    errors.response(response);
                 }
             }
         } catch (IOException e) {
-            throw new IllegalStateException(e);
+            errors.io(e);
         }
     }
 

@@ -15,8 +15,16 @@ final class RawHttp {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
+    /** One response: its status and its body as text. */
+    record Response(int status, String body) {}
+
     /** Reads one response (headers and Content-Length body); returns its status. */
     static int readResponse(InputStream in) throws IOException {
+        return read(in).status();
+    }
+
+    /** Reads one response (headers and Content-Length body). */
+    static Response read(InputStream in) throws IOException {
         StringBuilder line = new StringBuilder();
         int status = -1;
         int length = 0;
@@ -37,8 +45,7 @@ final class RawHttp {
             if (status < 0) {
                 status = Integer.parseInt(header.substring(9, 12));
             } else if (header.isEmpty()) {
-                in.readNBytes(length);
-                return status;
+                return new Response(status, new String(in.readNBytes(length), StandardCharsets.UTF_8));
             } else if (header.regionMatches(true, 0, "content-length:", 0, 15)) {
                 length = Integer.parseInt(header.substring(15).trim());
             }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import org.cloudtalk.server.http.HttpLimits;
 import org.cloudtalk.server.query.Sampling;
 import org.cloudtalk.server.query.TenantLimits;
 
@@ -22,12 +23,14 @@ import org.cloudtalk.server.query.TenantLimits;
  */
 public record ServerConfig(
         InetSocketAddress bind,
+        HttpLimits http,
         Optional<Path> statusFile,
         Optional<Path> keyFile,
         Optional<Path> locatorMap,
         int daemonPort,
         Duration gatherWait,
         Duration statusReuse,
+        Duration statusMaxAge,
         Duration reservationHold,
         Duration defaultTimeout,
         Sampling sampling,
@@ -35,15 +38,25 @@ public record ServerConfig(
         int workers,
         int workerQueue) {
     public static final int DEFAULT_PORT = 7480;
+    /**
+     * Long enough for a daemon on a busy host, or the first query after a start: with 10 ms, queries were answered as
+     * if every host were heavily loaded (benchmarks/results/server-gather-wait-cold-busy.csv). Waiting longer costs only
+     * when a daemon does not answer at all.
+     */
+    private static final long DEFAULT_GATHER_WAIT_MILLIS = 100;
+
     private static final Set<String> KEYS = Set.of(
             "bind",
             "port",
+            "http.max.connections",
+            "http.request.deadline.ms",
             "status.file",
             "status.key.file",
             "locator.map",
             "locator.port",
             "gather.wait.ms",
             "status.reuse.ms",
+            "status.max.age.ms",
             "reservation.hold.ms",
             "timeout.ms",
             "sampling.threshold",
@@ -103,12 +116,21 @@ public record ServerConfig(
         return new ServerConfig(
                 new InetSocketAddress(
                         address(values, "bind", "127.0.0.1"), (int) number(values, "port", DEFAULT_PORT, 0, 65_535)),
+                new HttpLimits(
+                        (int) number(values, "http.max.connections", HttpLimits.DEFAULT.maxConnections(), 1, 1_000_000),
+                        Duration.ofMillis(number(
+                                values,
+                                "http.request.deadline.ms",
+                                HttpLimits.DEFAULT.requestDeadline().toMillis(),
+                                1,
+                                3_600_000))),
                 statusFile,
                 keyFile,
                 path(values, "locator.map"),
                 (int) number(values, "locator.port", 7450, 1, 65_535),
-                Duration.ofMillis(number(values, "gather.wait.ms", 10, 1, 60_000)),
+                Duration.ofMillis(number(values, "gather.wait.ms", DEFAULT_GATHER_WAIT_MILLIS, 1, 60_000)),
                 Duration.ofMillis(number(values, "status.reuse.ms", 250, 0, 3_600_000)),
+                Duration.ofMillis(number(values, "status.max.age.ms", 2_000, 1, 3_600_000)),
                 Duration.ofMillis(number(values, "reservation.hold.ms", 300, 0, 3_600_000)),
                 Duration.ofMillis(number(values, "timeout.ms", 1000, 1, 60_000)),
                 new Sampling(

@@ -2,11 +2,10 @@ package org.cloudtalk.server.http;
 
 import static java.util.Objects.requireNonNull;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -14,7 +13,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryRejectedException;
@@ -43,10 +40,6 @@ import org.slf4j.LoggerFactory;
 public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
     private static final long MAX_TIMEOUT_MILLIS = 60_000;
-    /** Queries of this connection being answered on a worker. */
-    private static final AttributeKey<AtomicInteger> IN_FLIGHT = AttributeKey.valueOf("cloudtalk.inFlight");
-    /** The client half-closed: close once nothing is in flight. */
-    private static final AttributeKey<Boolean> INPUT_CLOSED = AttributeKey.valueOf("cloudtalk.inputClosed");
 
     private final QueryService service;
     private final Admission admission;
@@ -67,23 +60,43 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
     }
 
+    ServerMetrics metrics() {
+        return metrics;
+    }
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
-            respond(
-                    ctx,
-                    request,
-                    Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", "malformed HTTP request"));
+            // The decoder discards everything after a bad message: answer, then close rather than leave it dead.
+            Throwable cause = request.decoderResult().cause();
+            String message = cause instanceof TooLongFrameException
+                    ? "request line or headers too long"
+                    : "malformed HTTP request";
+            ctx.writeAndFlush(
+                    Responses.closing(Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", message)));
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-        switch (uri.path()) {
+        String path;
+        Map<String, List<String>> parameters;
+        try {
+            path = uri.path();
+            parameters = uri.parameters();
+        } catch (IllegalArgumentException e) {
+            respond(
+                    ctx,
+                    request,
+                    Responses.error(
+                            HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", "bad percent-encoding in the request URI"));
+            return;
+        }
+        switch (path) {
             case "/v1/query" -> {
                 if (!request.method().equals(HttpMethod.POST)) {
                     respond(ctx, request, methodNotAllowed("POST"));
                     return;
                 }
-                query(ctx, request, uri.parameters());
+                query(ctx, request, parameters);
             }
             case "/metrics" -> respond(
                     ctx,
@@ -101,7 +114,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             default -> respond(
                     ctx,
                     request,
-                    Responses.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such resource: " + uri.path()));
+                    Responses.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such resource: " + path));
         }
     }
 
@@ -130,24 +143,17 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         String text = request.content().toString(StandardCharsets.UTF_8);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
-        AtomicInteger inFlight = inFlight(ctx);
-        inFlight.incrementAndGet();
         try {
             workers.execute(() -> {
+                FullHttpResponse response;
                 try (ticket) {
-                    ctx.writeAndFlush(withConnection(answer(text, options, start), keepAlive))
-                            .addListener((ChannelFutureListener) written -> {
-                                if (inFlight.decrementAndGet() == 0
-                                        && Boolean.TRUE.equals(written.channel()
-                                                .attr(INPUT_CLOSED)
-                                                .get())) {
-                                    written.channel().close();
-                                }
-                            });
+                    response = answer(text, options, start);
                 }
+                // Released before the answer leaves: a client that sends its next query as soon as it has the answer
+                // must not find its previous one still counted against its in-flight cap.
+                ctx.writeAndFlush(withConnection(response, keepAlive));
             });
         } catch (RejectedExecutionException e) {
-            inFlight.decrementAndGet();
             ticket.close();
             metrics.query("overloaded", System.nanoTime() - start);
             respond(
@@ -210,6 +216,8 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         status.put("answered", answer.statusAnswered());
         status.put("reused", answer.statusReused());
         status.put("sampled", answer.sampled());
+        // Hosts asked whose status did not come (in time, or fresh enough): they counted as heavily loaded.
+        status.put("missing", answer.statusAsked() - answer.statusAnswered());
         body.put("status", status);
         body.put("elapsedMicros", answer.elapsedNanos() / 1000);
         if (!answer.candidateScores().isEmpty()) {
@@ -283,29 +291,6 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     private static FullHttpResponse withConnection(FullHttpResponse response, boolean keepAlive) {
         HttpUtil.setKeepAlive(response, keepAlive);
         return response;
-    }
-
-    private static AtomicInteger inFlight(ChannelHandlerContext ctx) {
-        AtomicInteger count = ctx.channel().attr(IN_FLIGHT).get();
-        if (count == null) {
-            count = new AtomicInteger();
-            ctx.channel().attr(IN_FLIGHT).set(count); // set on the event loop: no race with another request
-        }
-        return count;
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-        if (event instanceof ChannelInputShutdownReadComplete) {
-            // Everything the client sent has been read and dispatched: answer what is in flight, then close.
-            ctx.channel().attr(INPUT_CLOSED).set(Boolean.TRUE);
-            AtomicInteger count = ctx.channel().attr(IN_FLIGHT).get();
-            if (count == null || count.get() == 0) {
-                ctx.close();
-            }
-            return;
-        }
-        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -2,11 +2,16 @@ package org.cloudtalk.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -60,6 +65,24 @@ final class Responses {
                         })
                         .toList());
         return json(HttpResponseStatus.BAD_REQUEST, body);
+    }
+
+    /** The response with {@code Connection: close}: the server closes after writing it. */
+    static FullHttpResponse closing(FullHttpResponse response) {
+        HttpUtil.setKeepAlive(response, false);
+        return response;
+    }
+
+    /** The response as bytes, for writing ahead of the HTTP codec (before a request was decoded). */
+    static ByteBuf encoded(FullHttpResponse response) {
+        EmbeddedChannel encoder = new EmbeddedChannel(new HttpResponseEncoder());
+        encoder.writeOutbound(response);
+        CompositeByteBuf bytes = Unpooled.compositeBuffer();
+        for (ByteBuf part = encoder.readOutbound(); part != null; part = encoder.readOutbound()) {
+            bytes.addComponent(true, part);
+        }
+        encoder.finishAndReleaseAll();
+        return bytes;
     }
 
     private static FullHttpResponse bytes(HttpResponseStatus status, byte[] body, String contentType) {

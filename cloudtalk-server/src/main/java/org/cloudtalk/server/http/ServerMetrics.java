@@ -3,10 +3,12 @@ package org.cloudtalk.server.http;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The server's counters in Prometheus text format (GET /metrics).
@@ -25,10 +27,57 @@ public final class ServerMetrics {
     private final LongAdder statusReused = new LongAdder();
     private final LongAdder sampled = new LongAdder();
     private final LongAdder fallbacks = new LongAdder();
+    private final LongAdder missingStatus = new LongAdder();
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final LongAdder connectionsRefused = new LongAdder();
+    private final LongAdder requestDeadlines = new LongAdder();
     private final IntSupplier reservations;
+    private final LongSupplier rejectedReplies;
+    private final LongSupplier staleReplies;
 
     public ServerMetrics(IntSupplier reservations) {
+        this(reservations, () -> 0, () -> 0);
+    }
+
+    /**
+     * @param rejectedReplies status datagrams the server dropped (not authentic, not an answer to a pending request)
+     * @param staleReplies statuses received whose sample was too old to use
+     */
+    public ServerMetrics(IntSupplier reservations, LongSupplier rejectedReplies, LongSupplier staleReplies) {
         this.reservations = reservations;
+        this.rejectedReplies = rejectedReplies;
+        this.staleReplies = staleReplies;
+    }
+
+    /** A connection was accepted; returns how many are open now, this one included. */
+    int connectionOpened() {
+        return openConnections.incrementAndGet();
+    }
+
+    /** The connection just opened was over the cap and is being refused. */
+    void connectionRefused() {
+        openConnections.decrementAndGet();
+        connectionsRefused.increment();
+    }
+
+    void connectionClosed() {
+        openConnections.decrementAndGet();
+    }
+
+    void requestDeadlineExceeded() {
+        requestDeadlines.increment();
+    }
+
+    public int openConnections() {
+        return openConnections.get();
+    }
+
+    public long connectionsRefused() {
+        return connectionsRefused.sum();
+    }
+
+    public long requestDeadlinesExceeded() {
+        return requestDeadlines.sum();
     }
 
     /** One finished request: its outcome ({@code ok}, or the rejection reason / error code class) and latency. */
@@ -44,7 +93,7 @@ public final class ServerMetrics {
         latencyCount.increment();
     }
 
-    /** An answer given without its pseudo-reservation (re-checks exhausted by racing queries). */
+    /** An answer reserved without a clean re-check (re-checks exhausted by racing queries). */
     public void reservationFallback() {
         fallbacks.increment();
     }
@@ -53,6 +102,9 @@ public final class ServerMetrics {
         statusAsked.add(asked);
         statusAnswered.add(answered);
         statusReused.add(reused);
+        if (answered < asked) {
+            missingStatus.increment();
+        }
         if (wasSampled) {
             sampled.increment();
         }
@@ -111,8 +163,38 @@ public final class ServerMetrics {
         counter(
                 out,
                 "cloudtalk_reservation_fallbacks_total",
-                "Answers given without their reservation after racing queries exhausted the re-checks.",
+                "Answers reserved without a clean re-check after racing queries exhausted the re-checks.",
                 fallbacks.sum());
+        counter(
+                out,
+                "cloudtalk_status_missing_queries_total",
+                "Queries answered while some host's status was missing (it counted as heavily loaded).",
+                missingStatus.sum());
+        counter(
+                out,
+                "cloudtalk_status_rejected_total",
+                "Status datagrams dropped: not authentic, or not an answer to a pending request from the daemon asked.",
+                rejectedReplies.getAsLong());
+        counter(
+                out,
+                "cloudtalk_status_stale_total",
+                "Statuses received with a sample older than status.max.age.ms (counted as missing).",
+                staleReplies.getAsLong());
+        counter(
+                out,
+                "cloudtalk_http_connections_refused_total",
+                "Connections refused with 503 because http.max.connections were open.",
+                connectionsRefused.sum());
+        counter(
+                out,
+                "cloudtalk_http_request_deadline_total",
+                "Connections closed because a request was not received within http.request.deadline.ms.",
+                requestDeadlines.sum());
+        out.append("# HELP cloudtalk_http_connections Open API connections.\n")
+                .append("# TYPE cloudtalk_http_connections gauge\n")
+                .append("cloudtalk_http_connections ")
+                .append(openConnections.get())
+                .append('\n');
         out.append(
                 "# HELP cloudtalk_reservations Hosts currently pseudo-reserved.\n# TYPE cloudtalk_reservations gauge\n");
         out.append("cloudtalk_reservations ").append(reservations.getAsInt()).append('\n');

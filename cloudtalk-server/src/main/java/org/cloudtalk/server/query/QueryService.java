@@ -5,12 +5,12 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.Query;
@@ -28,7 +28,6 @@ import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
 import org.cloudtalk.server.eval.refined.RefinedEvaluator;
 import org.cloudtalk.server.state.ClusterState;
-import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
 
 /**
@@ -58,8 +57,8 @@ public final class QueryService {
     }
 
     /**
-     * The answer and what it rests on; {@code reservationFallback} when racing queries kept taking the chosen hosts and
-     * the answer was given without its reservation after the last re-check.
+     * The answer and what it rests on; {@code reservationFallback} when racing queries kept reserving the chosen hosts
+     * and the answer's reservation was added without a clean re-check after the last attempt.
      */
     public record Answer(
             Binding binding,
@@ -86,6 +85,7 @@ public final class QueryService {
     private final TenantLimits limits;
     private final Sampling sampling;
     private final Reservations reservations;
+    private final Supplier<Random> randomness;
     private final QueryParser parser;
     private final Map<EvaluatorKind, Evaluator> evaluators = new HashMap<>();
 
@@ -96,12 +96,25 @@ public final class QueryService {
             TenantLimits limits,
             Sampling sampling,
             Reservations reservations) {
+        this(dynamicStatus, staticStatus, gatherWait, limits, sampling, reservations, ThreadLocalRandom::current);
+    }
+
+    /** @param randomness where sampling and tie-breaking draw from (a seeded source makes answers repeatable) */
+    QueryService(
+            StatusSource dynamicStatus,
+            StatusSource staticStatus,
+            Duration gatherWait,
+            TenantLimits limits,
+            Sampling sampling,
+            Reservations reservations,
+            Supplier<Random> randomness) {
         this.dynamicStatus = requireNonNull(dynamicStatus, "dynamicStatus is null");
         this.staticStatus = requireNonNull(staticStatus, "staticStatus is null");
         this.gatherWait = requireNonNull(gatherWait, "gatherWait is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.sampling = requireNonNull(sampling, "sampling is null");
         this.reservations = requireNonNull(reservations, "reservations is null");
+        this.randomness = requireNonNull(randomness, "randomness is null");
         this.parser = new QueryParser(new ParserLimits(
                 limits.maxQueryChars(),
                 ParserLimits.DEFAULT.maxNestingDepth(),
@@ -127,24 +140,28 @@ public final class QueryService {
         }
         Query parsed = parser.parse(text);
         checkLimits(parsed, options);
-        Random random = ThreadLocalRandom.current();
+        Random random = randomness.get();
         Query query = options.staticInfo() ? parsed : sampling.apply(parsed, random);
         QueryModel model = new QueryModel(query);
+        // Candidates in random order: evaluators break ties by position, and equal hosts must share the answers.
+        QueryModel shuffled = new QueryModel(TieBreaking.shuffle(query, random));
 
         StatusSource source = options.staticInfo() ? staticStatus : dynamicStatus;
         long left = deadline - System.nanoTime();
         Duration wait = Duration.ofNanos(Math.max(0, Math.min(gatherWait.toNanos(), left)));
-        StatusSource.Gathered gathered = source.gather(hosts(query), wait);
+        Set<String> hosts = hosts(query);
+        StatusSource.Gathered gathered = source.gather(hosts, wait);
+        Set<String> literal = literal(query);
 
         Evaluator evaluator = evaluators.get(options.evaluator());
         HeuristicEvaluator heuristic = (HeuristicEvaluator) evaluators.get(EvaluatorKind.HEURISTIC);
         for (int attempt = 1; ; attempt++) {
-            Set<String> held = reservations.held();
-            ClusterState state = withReservations(gathered.state(), held, query);
+            Reservations.Snapshot held = reservations.snapshot(hosts);
+            ClusterState state = held.applyTo(gathered.state(), literal, HeuristicEvaluator.DEFAULT_WEIGHT);
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
             try {
-                evaluation = evaluator.evaluate(model, state);
+                evaluation = evaluator.evaluate(shuffled, state);
                 scores = options.explain() ? heuristic.explain(model, state) : Map.of();
             } catch (EvaluationException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
@@ -154,11 +171,11 @@ public final class QueryService {
                         QueryRejectedException.Reason.TIMED_OUT,
                         "no answer within " + options.timeout().toMillis() + " ms");
             }
-            Set<String> chosen =
-                    new LinkedHashSet<>(evaluation.binding().values().values());
-            chosen.remove(QueryModel.DISK);
-            boolean reserved = reservations.reserve(chosen, held);
-            if (reserved || attempt == RESERVATION_ATTEMPTS) {
+            Map<String, ReservedLoad> load =
+                    ReservedLoad.forAnswer(model, evaluation.binding(), gathered.state(), reservations.hold());
+            boolean reserved = reservations.reserve(load, held, false);
+            boolean forced = !reserved && attempt == RESERVATION_ATTEMPTS && reservations.reserve(load, held, true);
+            if (reserved || forced) {
                 return new Answer(
                         evaluation.binding(),
                         options.evaluator(),
@@ -169,7 +186,7 @@ public final class QueryService {
                         query != parsed,
                         System.nanoTime() - start,
                         scores,
-                        !reserved);
+                        forced);
             }
         }
     }
@@ -225,33 +242,13 @@ public final class QueryService {
         return hosts;
     }
 
-    /** Reserved candidates count as fully used; hosts the query names literally are the tenant's own choice. */
-    private static ClusterState withReservations(ClusterState state, Set<String> held, Query query) {
-        if (held.isEmpty()) {
-            return state;
-        }
+    /** Hosts the query names literally: the tenant's own choice, not steered by reservations. */
+    private static Set<String> literal(Query query) {
         Set<String> literal = new HashSet<>();
         for (Flow flow : query.flows()) {
             literal.add(QueryPrinter.print(flow.source()));
             literal.add(QueryPrinter.print(flow.destination()));
         }
-        Map<String, HostLoad> loads = new HashMap<>(state.hosts());
-        for (String host : held) {
-            if (!literal.contains(host) && loads.containsKey(host)) {
-                HostLoad load = loads.get(host);
-                loads.put(
-                        host,
-                        new HostLoad(
-                                load.rxCapacity(),
-                                load.rxCapacity(),
-                                load.txCapacity(),
-                                load.txCapacity(),
-                                load.diskReadCapacity(),
-                                load.diskReadCapacity(),
-                                load.diskWriteCapacity(),
-                                load.diskWriteCapacity()));
-            }
-        }
-        return new ClusterState(loads);
+        return literal;
     }
 }

@@ -15,6 +15,16 @@ public interface StatusSource extends AutoCloseable {
     /** What a gather found, and how many figures were asked for, answered fresh, or reused from recent replies. */
     record Gathered(ClusterState state, int asked, int answered, int reused) {}
 
+    /** Status datagrams dropped as not authentic or not answering a pending request (0 where there are none). */
+    default long rejected() {
+        return 0;
+    }
+
+    /** Statuses received with a sample too old to use, counted as missing (0 where samples do not age). */
+    default long stale() {
+        return 0;
+    }
+
     @Override
     default void close() {}
 }

@@ -42,7 +42,7 @@ import org.cloudtalk.status.wire.WireFormat;
  * Scatter-gather over the status daemons (§4): one authenticated request per daemon (up to 24 endpoints each), all
  * sent at once from one UDP socket, then a wait bounded by the caller until every reply is in. A reply counts only if
  * it authenticates, echoes a pending request id and comes from the daemon that was asked; an endpoint without one in
- * time is heavily loaded. A reply younger than {@code reuseAge} answers later queries without asking again (asking
+ * time, or whose sample is older than {@code maxAge}, is heavily loaded. A reply younger than {@code reuseAge} answers later queries without asking again (asking
  * more often than a daemon samples learns nothing); {@code reuseAge} 0 gathers afresh every time, as in the paper.
  *
  * <p>Concurrency: thread-safe. Pending requests and reusable replies live in concurrent maps; the socket's one event
@@ -51,7 +51,13 @@ import org.cloudtalk.status.wire.WireFormat;
 public final class UdpStatusSource implements StatusSource {
     private final Locator locator;
     private final StatusCodec codec;
+    /** The default of {@code status.max.age.ms}: eight of the daemon's default sampling intervals. */
+    public static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(2);
+
+    private static final int WARM_UP_ROUNDS = 300;
+
     private final long reuseNanos;
+    private final long maxAgeMillis;
     private final EventLoopGroup group;
     private final Channel channel;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
@@ -60,6 +66,9 @@ public final class UdpStatusSource implements StatusSource {
     private final LongAdder replies = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder stale = new LongAdder();
+    /** The warm-up's own responder: a reply from it arriving after the warm-up is not a rejected datagram. */
+    private volatile InetSocketAddress warmUpResponder;
 
     private record Reusable(HostLoad load, long receivedNanos) {}
 
@@ -80,9 +89,19 @@ public final class UdpStatusSource implements StatusSource {
     }
 
     public UdpStatusSource(Locator locator, StatusCodec codec, Duration reuseAge) throws InterruptedException {
+        this(locator, codec, reuseAge, DEFAULT_MAX_AGE);
+    }
+
+    /**
+     * @param maxAge a reply whose sample is older than this is treated as no reply: a daemon whose sampler is stuck
+     *     keeps answering with its last figures, and those say nothing about the host now
+     */
+    public UdpStatusSource(Locator locator, StatusCodec codec, Duration reuseAge, Duration maxAge)
+            throws InterruptedException {
         this.locator = requireNonNull(locator, "locator is null");
         this.codec = requireNonNull(codec, "codec is null");
         this.reuseNanos = requireNonNull(reuseAge, "reuseAge is null").toNanos();
+        this.maxAgeMillis = requireNonNull(maxAge, "maxAge is null").toMillis();
         this.group = new NioEventLoopGroup(1);
         try {
             this.channel = new Bootstrap()
@@ -133,6 +152,10 @@ public final class UdpStatusSource implements StatusSource {
                     continue;
                 }
                 for (EndpointStatus status : answer) {
+                    if (status.known() && status.sampleAgeMillis() > maxAgeMillis) {
+                        stale.increment();
+                        continue;
+                    }
                     String address = canonical(status.endpoint());
                     HostLoad load = HostLoad.from(status);
                     loads.put(address, load);
@@ -147,6 +170,47 @@ public final class UdpStatusSource implements StatusSource {
         }
         int asked = addresses.size() - reused;
         return new Gathered(new ClusterState(loads), asked, answered, reused);
+    }
+
+    /**
+     * Asks a responder of its own on loopback, {@value #WARM_UP_ROUNDS} times or until {@code budget} has passed: cold,
+     * the first gather after a start pays for class loading and the MAC's set-up and can miss the gather wait. Nothing
+     * leaves the host, nothing is cached for real queries, and the traffic is too little to show in the figures of a
+     * daemon that watches the loopback interface (as in the quickstart).
+     *
+     * @return the round trips made
+     */
+    public int warmUp(Duration budget) throws InterruptedException {
+        Channel responder = new Bootstrap()
+                .group(group)
+                .channel(NioDatagramChannel.class)
+                .handler(new WarmUpResponder())
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .sync()
+                .channel();
+        warmUpResponder = (InetSocketAddress) responder.localAddress();
+        try {
+            Map<InetSocketAddress, List<InetAddress>> request =
+                    Map.of(warmUpResponder, List.of(InetAddress.getByAddress(new byte[] {(byte) 192, 0, 2, 1})));
+            long end = System.nanoTime() + budget.toNanos();
+            int rounds = 0;
+            while (rounds < WARM_UP_ROUNDS && end - System.nanoTime() > 0) {
+                List<Pending> sent = send(request);
+                try {
+                    for (Pending pendingRequest : sent) {
+                        pendingRequest.done.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    }
+                } finally {
+                    sent.forEach(pendingRequest -> pending.remove(pendingRequest.id));
+                }
+                rounds++;
+            }
+            return rounds;
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("a literal address", e);
+        } finally {
+            responder.close().awaitUninterruptibly();
+        }
     }
 
     private List<Pending> send(Map<InetSocketAddress, List<InetAddress>> byDaemon) {
@@ -181,8 +245,15 @@ public final class UdpStatusSource implements StatusSource {
     }
 
     /** Datagrams that were not a valid answer to a pending request from the daemon asked. */
+    @Override
     public long rejected() {
         return rejected.sum();
+    }
+
+    /** Endpoint statuses whose sample was older than the maximum age. */
+    @Override
+    public long stale() {
+        return stale.sum();
     }
 
     @Override
@@ -201,6 +272,25 @@ public final class UdpStatusSource implements StatusSource {
 
     private static String canonical(InetAddress address) {
         return org.cloudtalk.lang.ast.Address.parse(address.getHostAddress()).text();
+    }
+
+    /** The warm-up's daemon: answers every request it can decode, with every endpoint unknown. */
+    private final class WarmUpResponder extends SimpleChannelInboundHandler<DatagramPacket> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            byte[] data = new byte[Math.min(packet.content().readableBytes(), WireFormat.MAX_DATAGRAM)];
+            packet.content().getBytes(packet.content().readerIndex(), data);
+            try {
+                StatusRequest request = codec.decodeRequest(data, data.length);
+                List<EndpointStatus> statuses = new ArrayList<>();
+                request.endpoints().forEach(endpoint -> statuses.add(EndpointStatus.unknown(endpoint)));
+                byte[] reply =
+                        codec.encodeReply(new StatusReply(request.requestId(), System.currentTimeMillis(), statuses));
+                ctx.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(reply), packet.sender()));
+            } catch (WireException e) {
+                // not one of the warm-up's requests: ignore it
+            }
+        }
     }
 
     /** Completes pending requests with authentic replies from the daemons asked; counts and drops the rest. */
@@ -224,6 +314,9 @@ public final class UdpStatusSource implements StatusSource {
                 return;
             }
             Pending request = pending.get(reply.requestId());
+            if (request == null && packet.sender().equals(warmUpResponder)) {
+                return; // a warm-up round trip that ended after the warm-up did
+            }
             if (request == null || !request.daemon.equals(packet.sender()) || !answers(reply, request)) {
                 rejected.increment();
                 return;

@@ -79,7 +79,7 @@ class HttpApiTest {
                 .contains("\"bindings\":{\"A\":\"10.0.0.2\"}")
                 .contains("\"evaluator\":\"flow\"")
                 .contains("\"estimatedCompletionSeconds\":0.8388608")
-                .contains("\"status\":{\"asked\":3,\"answered\":3,\"reused\":0,\"sampled\":false}");
+                .contains("\"status\":{\"asked\":3,\"answered\":3,\"reused\":0,\"sampled\":false,\"missing\":0}");
     }
 
     @Test

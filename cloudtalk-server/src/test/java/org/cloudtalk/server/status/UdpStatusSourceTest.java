@@ -2,6 +2,11 @@ package org.cloudtalk.server.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,13 +14,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
+import org.cloudtalk.status.wire.EndpointStatus;
 import org.cloudtalk.status.wire.KeyFile;
 import org.cloudtalk.status.wire.MessageAuthenticator;
 import org.cloudtalk.status.wire.StatusCodec;
+import org.cloudtalk.status.wire.StatusReply;
+import org.cloudtalk.status.wire.StatusRequest;
+import org.cloudtalk.status.wire.WireException;
+import org.cloudtalk.status.wire.WireFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -116,6 +128,79 @@ class UdpStatusSourceTest {
             StatusSource.Gathered gathered = source.gather(Set.of("10.9.0.1"), Duration.ofMillis(500));
             assertThat(gathered.answered()).isEqualTo(1);
             assertThat(gathered.state().load("10.9.0.1")).isEqualTo(HostLoad.UNREACHABLE);
+        }
+    }
+
+    @Test
+    void warmsUpWithRoundTripsOnLoopbackOnly() throws Exception {
+        try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ofSeconds(30))) {
+            assertThat(source.warmUp(Duration.ofMillis(200))).isGreaterThan(10);
+            assertThat(source.replies()).isGreaterThan(10);
+            assertThat(source.rejected()).isZero();
+            // Nothing learnt in the warm-up answers a real query.
+            StatusSource.Gathered gathered = source.gather(Set.of("192.0.2.1"), Duration.ofMillis(50));
+            assertThat(gathered.reused()).isZero();
+            assertThat(gathered.state().load("192.0.2.1")).isEqualTo(HostLoad.UNREACHABLE);
+        }
+    }
+
+    @Test
+    void aReplyWithAStaleSampleCountsAsMissing() throws Exception {
+        try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            AtomicLong sampleAge = new AtomicLong();
+            Thread fake = new Thread(() -> answerWithAge(daemon, sampleAge));
+            fake.start();
+            Locator locator = address -> Optional.of((InetSocketAddress) daemon.getLocalSocketAddress());
+            try (UdpStatusSource source =
+                    new UdpStatusSource(locator, codec, Duration.ZERO, Duration.ofMillis(1_000))) {
+                sampleAge.set(900);
+                StatusSource.Gathered fresh = source.gather(Set.of("10.9.0.5"), Duration.ofSeconds(2));
+                assertThat(fresh.answered()).isEqualTo(1);
+                assertThat(fresh.state().load("10.9.0.5").rxCapacity()).isEqualTo(1e9 / 8);
+
+                // A daemon whose sampler is stuck still answers promptly, with an ever older sample of an idle host.
+                sampleAge.set(60_000);
+                StatusSource.Gathered stale = source.gather(Set.of("10.9.0.5"), Duration.ofSeconds(2));
+                assertThat(stale.answered()).isZero();
+                assertThat(stale.state().load("10.9.0.5")).isEqualTo(HostLoad.UNREACHABLE);
+                assertThat(source.stale()).isEqualTo(1);
+                assertThat(source.rejected()).isZero();
+            } finally {
+                daemon.close();
+                fake.join(5_000);
+            }
+        }
+    }
+
+    /** A daemon that answers every request about one idle 1 Gbit/s host, with the given sample age. */
+    private static void answerWithAge(DatagramSocket socket, AtomicLong sampleAge) {
+        byte[] buffer = new byte[WireFormat.MAX_DATAGRAM];
+        try {
+            while (!socket.isClosed()) {
+                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+                socket.receive(packet);
+                StatusRequest request = codec.decodeRequest(buffer, packet.getLength());
+                List<EndpointStatus> statuses = new ArrayList<>();
+                for (InetAddress endpoint : request.endpoints()) {
+                    statuses.add(new EndpointStatus(
+                            endpoint,
+                            true,
+                            sampleAge.get(),
+                            1_000_000_000,
+                            0,
+                            1_000_000_000,
+                            0,
+                            200_000_000,
+                            0,
+                            200_000_000,
+                            0));
+                }
+                byte[] reply =
+                        codec.encodeReply(new StatusReply(request.requestId(), System.currentTimeMillis(), statuses));
+                socket.send(new DatagramPacket(reply, reply.length, packet.getSocketAddress()));
+            }
+        } catch (IOException | WireException e) {
+            // closed by the test
         }
     }
 }

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.cloudtalk.status.sample.DiskCounters;
 import org.cloudtalk.status.sample.EndpointSettings;
 import org.cloudtalk.status.sample.NicCounters;
+import org.cloudtalk.status.sample.StatusSampler;
 import org.cloudtalk.status.sample.SystemFiles;
 import org.cloudtalk.status.wire.KeyFile;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ public record DaemonConfig(
         byte[] key,
         Duration sampleInterval,
         Duration smoothingWindow,
+        Duration readTimeout,
         long maxClockSkewMillis,
         double rateLimitPerSource,
         int rateLimitBurst,
@@ -54,6 +56,7 @@ public record DaemonConfig(
             "key.file",
             "sample.interval.ms",
             "smoothing.window.ms",
+            "read.timeout.ms",
             "max.clock.skew.ms",
             "rate.limit.per.source",
             "rate.limit.burst",
@@ -96,6 +99,8 @@ public record DaemonConfig(
             throw ConfigException.invalid(
                     "smoothing.window.ms", Long.toString(window.toMillis()), "must be at least sample.interval.ms");
         }
+        Duration readTimeout = Duration.ofMillis(
+                settings.number("read.timeout.ms", StatusSampler.DEFAULT_READ_TIMEOUT.toMillis(), 1, 60_000));
         long skew = settings.number("max.clock.skew.ms", 1000, 100, 600_000);
         long rate = settings.number("rate.limit.per.source", 20_000, 1, 10_000_000);
         int burst = (int) settings.number("rate.limit.burst", 1000, 1, 1_000_000);
@@ -112,6 +117,7 @@ public record DaemonConfig(
                 key,
                 interval,
                 window,
+                readTimeout,
                 skew,
                 rate,
                 burst,

@@ -13,8 +13,8 @@ import java.util.Optional;
 public record DiskCounters(long bytesRead, long bytesWritten, long busyMillis) {
     private static final int SECTOR = 512;
 
-    static DiskCounters read(SystemFiles files, String device) throws IOException {
-        for (String line : Files.readAllLines(files.diskstats())) {
+    static DiskCounters read(SystemFiles files, String device, BoundedReads reads) throws IOException {
+        for (String line : reads.readAllLines(files.diskstats())) {
             String[] fields = line.trim().split("\\s+");
             if (fields.length >= 13 && fields[2].equals(device)) {
                 return new DiskCounters(

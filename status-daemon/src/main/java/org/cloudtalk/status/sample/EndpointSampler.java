@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * disk saturated by small random I/O reads as used, not idle. Below that, busy time says little (devices with deep
  * queues are "busy" while far from their bandwidth), so it is not used.
  *
- * <p>Counters that cannot be read are reported as full use: an endpoint CloudTalk cannot see is not one to pick.
+ * <p>Counters that cannot be read, or not within the read timeout ({@link BoundedReads}), are reported as full use:
+ * an endpoint CloudTalk cannot see is not one to pick.
  *
  * <p>Concurrency: not thread-safe; the sampler thread owns it.
  */
@@ -24,6 +25,7 @@ final class EndpointSampler {
 
     private final EndpointSettings settings;
     private final SystemFiles files;
+    private final BoundedReads reads;
     private final SlidingRate rx;
     private final SlidingRate tx;
     private final SlidingRate read;
@@ -32,9 +34,11 @@ final class EndpointSampler {
     private boolean nicFailing;
     private boolean diskFailing;
 
-    EndpointSampler(EndpointSettings settings, SystemFiles files, long windowNanos, int maxSamples) {
+    EndpointSampler(
+            EndpointSettings settings, SystemFiles files, BoundedReads reads, long windowNanos, int maxSamples) {
         this.settings = requireNonNull(settings, "settings is null");
         this.files = requireNonNull(files, "files is null");
+        this.reads = requireNonNull(reads, "reads is null");
         this.rx = new SlidingRate(windowNanos, maxSamples);
         this.tx = new SlidingRate(windowNanos, maxSamples);
         this.read = new SlidingRate(windowNanos, maxSamples);
@@ -48,7 +52,7 @@ final class EndpointSampler {
         long rxUse = rxCapacity;
         long txUse = txCapacity;
         try {
-            NicCounters nic = NicCounters.read(files, settings.networkInterface());
+            NicCounters nic = NicCounters.read(files, settings.networkInterface(), reads);
             rxUse = Math.round(rx.add(nanos, nic.rxBytes()) * 8);
             txUse = Math.round(tx.add(nanos, nic.txBytes()) * 8);
             nicFailing = recovered(nicFailing, "interface " + settings.networkInterface());
@@ -65,7 +69,7 @@ final class EndpointSampler {
             readUse = readCapacity;
             writeUse = writeCapacity;
             try {
-                DiskCounters disk = DiskCounters.read(files, device);
+                DiskCounters disk = DiskCounters.read(files, device, reads);
                 double readRate = read.add(nanos, disk.bytesRead());
                 double writeRate = written.add(nanos, disk.bytesWritten());
                 double busyFraction = Math.min(1, busy.add(nanos, disk.busyMillis()) / 1000);

@@ -7,9 +7,10 @@ import java.util.OptionalLong;
 
 /** Cumulative byte counters of one network interface, and its link speed where the driver reports one. */
 public record NicCounters(long rxBytes, long txBytes) {
-    static NicCounters read(SystemFiles files, String iface) throws IOException {
+    static NicCounters read(SystemFiles files, String iface, BoundedReads reads) throws IOException {
         return new NicCounters(
-                readLong(files.netStatistic(iface, "rx_bytes")), readLong(files.netStatistic(iface, "tx_bytes")));
+                readLong(files.netStatistic(iface, "rx_bytes"), reads),
+                readLong(files.netStatistic(iface, "tx_bytes"), reads));
     }
 
     /** Link speed in bits/s; empty when unknown (virtual NICs report -1 or refuse the read). */
@@ -23,9 +24,9 @@ public record NicCounters(long rxBytes, long txBytes) {
         }
     }
 
-    private static long readLong(Path path) throws IOException {
+    private static long readLong(Path path, BoundedReads reads) throws IOException {
         try {
-            return Long.parseLong(Files.readString(path).trim());
+            return Long.parseLong(reads.readString(path).trim());
         } catch (NumberFormatException e) {
             throw new IOException("unexpected content in " + path, e);
         }

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class StatusSampler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StatusSampler.class);
+    /** The default of {@code read.timeout.ms}. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMillis(500);
 
     /** Statuses as of {@code sampledAtMillis} (wall clock, for the sample age in replies). */
     public record Snapshot(Map<InetAddress, EndpointStatus> statuses, long sampledAtMillis) {
@@ -34,16 +36,29 @@ public final class StatusSampler implements AutoCloseable {
     private final List<EndpointSampler> samplers = new ArrayList<>();
     private final List<InetAddress> endpoints = new ArrayList<>();
     private final Duration interval;
+    private final BoundedReads reads;
     private final ScheduledExecutorService scheduler;
     private volatile Snapshot snapshot;
 
+    /** With the default read timeout. */
     public StatusSampler(List<EndpointSettings> settings, SystemFiles files, Duration interval, Duration window) {
+        this(settings, files, interval, window, DEFAULT_READ_TIMEOUT);
+    }
+
+    /** @param readTimeout longest wait for one counter read; a read that takes longer reports its endpoint fully used */
+    public StatusSampler(
+            List<EndpointSettings> settings,
+            SystemFiles files,
+            Duration interval,
+            Duration window,
+            Duration readTimeout) {
         requireNonNull(settings, "settings is null");
+        this.reads = new BoundedReads(requireNonNull(readTimeout, "readTimeout is null"));
         this.interval = requireNonNull(interval, "interval is null");
         // Enough samples to span the window at this interval, plus the base sample.
         int maxSamples = (int) Math.max(2, window.toNanos() / Math.max(1, interval.toNanos()) + 2);
         for (EndpointSettings endpoint : settings) {
-            samplers.add(new EndpointSampler(endpoint, files, window.toNanos(), maxSamples));
+            samplers.add(new EndpointSampler(endpoint, files, reads, window.toNanos(), maxSamples));
             endpoints.add(endpoint.address());
         }
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -89,5 +104,6 @@ public final class StatusSampler implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        reads.close();
     }
 }

@@ -37,7 +37,11 @@ public final class StatusDaemon implements AutoCloseable {
     public static StatusDaemon start(DaemonConfig config) throws InterruptedException, IOException {
         requireNonNull(config, "config is null");
         StatusSampler sampler = new StatusSampler(
-                config.endpoints(), config.systemFiles(), config.sampleInterval(), config.smoothingWindow());
+                config.endpoints(),
+                config.systemFiles(),
+                config.sampleInterval(),
+                config.smoothingWindow(),
+                config.readTimeout());
         DaemonCounters counters = new DaemonCounters();
         StatusCodec codec = new StatusCodec(new MessageAuthenticator(config.key()));
         StatusServer server;

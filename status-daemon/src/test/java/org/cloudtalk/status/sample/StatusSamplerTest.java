@@ -3,12 +3,14 @@ package org.cloudtalk.status.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.cloudtalk.status.FakeSystem;
 import org.cloudtalk.status.wire.EndpointStatus;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class StatusSamplerTest {
@@ -64,6 +66,42 @@ class StatusSamplerTest {
             EndpointStatus status = sampler.snapshot().statuses().get(endpoint);
             assertThat(status.nicRxUseBitsPerSecond()).isEqualTo(status.nicRxCapacityBitsPerSecond());
             assertThat(status.nicTxUseBitsPerSecond()).isEqualTo(status.nicTxCapacityBitsPerSecond());
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aCounterReadThatBlocksReportsTheEndpointFullyUsedAndKeepsTheSampleFresh(@TempDir Path temp) throws Exception {
+        FakeSystem system = new FakeSystem(temp);
+        InetAddress endpoint = InetAddress.getByName("10.0.0.1");
+        Path diskstats = temp.resolve("proc/diskstats");
+        try (StatusSampler sampler = new StatusSampler(
+                List.of(system.endpoint(endpoint)),
+                system.files(),
+                Duration.ofMillis(100),
+                Duration.ofSeconds(1),
+                Duration.ofMillis(200))) {
+            sampler.start();
+            // A FIFO without a writer: opening it blocks, as a read of a wedged device's counters would.
+            Files.delete(diskstats);
+            Process mkfifo = new ProcessBuilder("mkfifo", diskstats.toString()).start();
+            assertThat(mkfifo.waitFor()).isZero();
+            long blockedAt = System.currentTimeMillis();
+            Thread.sleep(1_000);
+            StatusSampler.Snapshot stuck = sampler.snapshot();
+            EndpointStatus status = stuck.statuses().get(endpoint);
+            assertThat(stuck.sampledAtMillis()).isGreaterThan(blockedAt + 500);
+            assertThat(status.diskReadUseBytesPerSecond()).isEqualTo(status.diskReadCapacityBytesPerSecond());
+            assertThat(status.diskWriteUseBytesPerSecond()).isEqualTo(status.diskWriteCapacityBytesPerSecond());
+
+            // The device answers again: the blocked read completes, and the figures come back.
+            Files.writeString(diskstats, "");
+            Files.delete(diskstats);
+            system.add(0, 0, 0, 0, 0);
+            Thread.sleep(1_000);
+            EndpointStatus recovered = sampler.snapshot().statuses().get(endpoint);
+            assertThat(recovered.diskReadUseBytesPerSecond()).isZero();
+            assertThat(recovered.nicRxUseBitsPerSecond()).isZero();
         }
     }
 

@@ -1,0 +1,318 @@
+package org.cloudtalk.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.cloudtalk.server.query.Admission;
+import org.cloudtalk.server.query.QueryService;
+import org.cloudtalk.server.query.Reservations;
+import org.cloudtalk.server.query.Sampling;
+import org.cloudtalk.server.query.TenantLimits;
+import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.server.status.StatusSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Connection handling of the API over real sockets: caps, deadlines, pipelining and broken requests. */
+class HttpConnectionTest {
+    private static final int MAX_CONNECTIONS = 4;
+    private static final Duration DEADLINE = Duration.ofMillis(600);
+    private static final String QUERY = "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 1M";
+
+    /** Knows every host as idle; each gather takes {@code delayMillis}, to make a query slow on purpose. */
+    static final class SlowStatus implements StatusSource {
+        volatile long delayMillis;
+
+        @Override
+        public Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException {
+            Thread.sleep(delayMillis);
+            HostLoad idle = new HostLoad(1e8, 0, 1e8, 0, 1e8, 0, 1e8, 0);
+            Map<String, HostLoad> loads = new java.util.HashMap<>();
+            addresses.forEach(address -> loads.put(address, idle));
+            return new Gathered(new ClusterState(loads), addresses.size(), addresses.size(), 0);
+        }
+    }
+
+    final SlowStatus status = new SlowStatus();
+    ExecutorService workers;
+    ServerMetrics metrics;
+    HttpApiServer server;
+    int port;
+
+    @BeforeEach
+    void start() throws Exception {
+        QueryService service = new QueryService(
+                status,
+                status,
+                Duration.ofMillis(50),
+                TenantLimits.DEFAULT,
+                Sampling.DEFAULT,
+                new Reservations(Duration.ZERO));
+        workers = Executors.newFixedThreadPool(4);
+        metrics = new ServerMetrics(() -> 0);
+        ApiHandler handler = new ApiHandler(
+                service, new Admission(TenantLimits.DEFAULT, 4), workers, metrics, Duration.ofSeconds(5));
+        server = HttpApiServer.start(
+                new InetSocketAddress("127.0.0.1", 0),
+                new ApiChannelInitializer(handler, 4096, new HttpLimits(MAX_CONNECTIONS, DEADLINE)),
+                1);
+        port = server.localAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        workers.shutdownNow();
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        status.delayMillis = 300;
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            out.write((post("/v1/query", QUERY)
+                            + get("/healthz")
+                            + post("/v1/query?evaluator=flow", QUERY)
+                            + get("/healthz"))
+                    .getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            List<String> bodies = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                Response response = read(in);
+                assertThat(response.status()).isEqualTo(200);
+                bodies.add(response.body());
+            }
+            assertThat(bodies.get(0)).contains("\"evaluator\":\"heuristic\"");
+            assertThat(bodies.get(1)).isEqualTo("{\"status\":\"ok\"}");
+            assertThat(bodies.get(2)).contains("\"evaluator\":\"flow\"");
+            assertThat(bodies.get(3)).isEqualTo("{\"status\":\"ok\"}");
+        }
+    }
+
+    @Test
+    void halfClosedClientStillGetsEveryPipelinedAnswer() throws Exception {
+        status.delayMillis = 100;
+        try (Socket socket = connect()) {
+            socket.getOutputStream()
+                    .write((post("/v1/query", QUERY) + get("/healthz")).getBytes(StandardCharsets.UTF_8));
+            socket.shutdownOutput();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            assertThat(read(in).body()).contains("\"bindings\"");
+            assertThat(read(in).body()).isEqualTo("{\"status\":\"ok\"}");
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void badPercentEncodingIsA400AndTheConnectionStaysUsable() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write(post("/v1/query?evaluator=%zz", QUERY).getBytes(StandardCharsets.UTF_8));
+            Response bad = read(in);
+            assertThat(bad.status()).isEqualTo(400);
+            assertThat(bad.body()).contains("\"code\":\"BAD_REQUEST\"").contains("percent-encoding");
+            out.write(get("/heal%G1thz").getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).status()).isEqualTo(400);
+            out.write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void overLongHeaderIsA400ThenTheConnectionCloses() throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream()
+                    .write(("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "b".repeat(9_000) + "\r\n\r\n"
+                                    + get("/healthz"))
+                            .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            Response response = read(in);
+            assertThat(response.status()).isEqualTo(400);
+            assertThat(response.headers()).containsIgnoringCase("connection: close");
+            assertThat(response.body()).contains("\"code\":\"BAD_REQUEST\"").contains("too long");
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void expectContinueOverTheLimitIsTheApis413ThenTheConnectionCloses() throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream()
+                    .write(("POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n"
+                                    + "Expect: 100-continue\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            Response response = read(in);
+            assertThat(response.status()).isEqualTo(413);
+            assertThat(response.headers()).containsIgnoringCase("content-type: application/json");
+            assertThat(response.body())
+                    .startsWith("{\"code\":\"TOO_LARGE\",\"message\":\"request body over 4096 bytes");
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void connectionsOverTheCapAreRefusedAtOnceAndCounted() throws Exception {
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < MAX_CONNECTIONS; i++) {
+                Socket socket = connect();
+                socket.getOutputStream().write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+                assertThat(read(new BufferedInputStream(socket.getInputStream()))
+                                .status())
+                        .isEqualTo(200);
+                held.add(socket);
+            }
+            long start = System.nanoTime();
+            try (Socket refused = connect()) {
+                InputStream in = new BufferedInputStream(refused.getInputStream());
+                Response response = read(in);
+                assertThat(response.status()).isEqualTo(503);
+                assertThat(response.body()).contains("\"code\":\"TOO_MANY_CONNECTIONS\"");
+                assertThat(in.read()).isEqualTo(-1);
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+            assertThat(metrics.connectionsRefused()).isEqualTo(1);
+            assertThat(metrics.openConnections()).isEqualTo(MAX_CONNECTIONS);
+            held.remove(0).close();
+            awaitOpenConnections(MAX_CONNECTIONS - 1);
+            try (Socket admitted = connect()) {
+                admitted.getOutputStream().write(get("/metrics").getBytes(StandardCharsets.UTF_8));
+                Response response = read(new BufferedInputStream(admitted.getInputStream()));
+                assertThat(response.status()).isEqualTo(200);
+                assertThat(response.body())
+                        .contains("cloudtalk_http_connections_refused_total 1")
+                        .contains("cloudtalk_http_connections " + MAX_CONNECTIONS);
+            }
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aRequestTrickledLineByLineIsCutOffAtTheDeadline() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            long start = System.nanoTime();
+            out.write("POST /v1/query HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            // One header line every 150 ms: each resets an idle timeout, none completes the request.
+            socket.setSoTimeout(150);
+            Response response = null;
+            for (int line = 0; line < 40 && response == null; line++) {
+                try {
+                    response = read(in);
+                } catch (SocketTimeoutException e) {
+                    out.write(("X-Slow-" + line + ": 1\r\n").getBytes(StandardCharsets.US_ASCII));
+                }
+            }
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            assertThat(response).isNotNull();
+            assertThat(response.status()).isEqualTo(408);
+            assertThat(response.body()).contains("\"code\":\"REQUEST_TIMEOUT\"");
+            assertThat(elapsed).isBetween(DEADLINE.toMillis() - 50, DEADLINE.toMillis() + 1000);
+            socket.setSoTimeout(2000);
+            assertThat(in.read()).isEqualTo(-1);
+            assertThat(metrics.requestDeadlinesExceeded()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anIdleKeepAliveConnectionIsNotCutOffByTheRequestDeadline() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).status()).isEqualTo(200);
+            Thread.sleep(DEADLINE.toMillis() * 2);
+            out.write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).status()).isEqualTo(200);
+            assertThat(metrics.requestDeadlinesExceeded()).isZero();
+        }
+    }
+
+    @Test
+    void aBusyConnectionIsNotCutOffByTheRequestDeadline() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            long end = System.nanoTime() + DEADLINE.toNanos() * 4;
+            int answered = 0;
+            while (System.nanoTime() < end) {
+                out.write(post("/v1/query", QUERY).getBytes(StandardCharsets.UTF_8));
+                assertThat(read(in).status()).isEqualTo(200);
+                out.write(get("/healthz").getBytes(StandardCharsets.UTF_8));
+                assertThat(read(in).status()).isEqualTo(200);
+                answered += 2;
+            }
+            assertThat(answered).isGreaterThan(10);
+            assertThat(metrics.requestDeadlinesExceeded()).isZero();
+        }
+    }
+
+    private void awaitOpenConnections(int count) throws InterruptedException {
+        for (int i = 0; i < 200 && metrics.openConnections() != count; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(metrics.openConnections()).isEqualTo(count);
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static String post(String path, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body;
+    }
+
+    private static String get(String path) {
+        return "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
+    }
+
+    record Response(int status, String headers, String body) {}
+
+    /** One response: status line, headers (as text), and a Content-Length body. */
+    static Response read(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("connection closed after: " + head.toString(StandardCharsets.US_ASCII));
+            }
+            head.write(c);
+        }
+        String headers = head.toString(StandardCharsets.US_ASCII);
+        int length = 0;
+        for (String line : headers.split("\r\n")) {
+            if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        String body = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        return new Response(Integer.parseInt(headers.substring(9, 12)), headers, body);
+    }
+}

@@ -1,0 +1,18 @@
+package org.cloudtalk.server.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WarmupTest {
+    @Test
+    void answersQueriesWithEveryEvaluatorWithinItsBudget() {
+        long start = System.nanoTime();
+        int answered = Warmup.run(TenantLimits.DEFAULT, Duration.ofMillis(500));
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        // Three queries per evaluator kind in each round: every kind ran at least once.
+        assertThat(answered).isGreaterThanOrEqualTo(3 * QueryService.EvaluatorKind.values().length);
+        assertThat(elapsedMillis).isLessThan(5_000);
+    }
+}
