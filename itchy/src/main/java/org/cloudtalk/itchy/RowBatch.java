@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Reads one family of many distinct rows with one scan that seeks from row to row (a multi-row-range filter over the
  * rows in row order). On the benchmark's set-up that cost the region server about half of what a batched Get per row
- * did (docs/benchmarks.md, bench-hbase).
+ * did (docs/performance.md, bench-hbase).
  */
 final class RowBatch {
     private RowBatch() {}
