@@ -108,7 +108,7 @@ public final class CloudTalkServer implements AutoCloseable {
         // No tenant may hold more than half the workers, so one busy tenant always leaves room for the others.
         Admission admission = new Admission(config.limits(), Math.max(1, config.workers() / 2));
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
-        Warmup.run(config.limits(), WARM_UP);
+        Warmup.run(WARM_UP);
         HttpApiServer api = HttpApiServer.start(
                 config.bind(),
                 new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),

@@ -31,7 +31,7 @@ public final class Warmup {
      * Answers each warm-up query with each evaluator once, then more until {@code budget} has passed; returns how many
      * it answered.
      */
-    public static int run(TenantLimits limits, Duration budget) {
+    public static int run(Duration budget) {
         long start = System.nanoTime();
         StatusSource idle = new StatusSource() {
             @Override
@@ -46,7 +46,14 @@ public final class Warmup {
             }
         };
         QueryService service =
-                new QueryService(idle, idle, Duration.ZERO, limits, Sampling.DEFAULT, new Reservations(Duration.ZERO));
+                // The default limits, not the tenants': warm-up queries must not be refused by a tight configuration.
+                new QueryService(
+                        idle,
+                        idle,
+                        Duration.ZERO,
+                        TenantLimits.DEFAULT,
+                        Sampling.DEFAULT,
+                        new Reservations(Duration.ZERO));
         StringBuilder candidates = new StringBuilder();
         for (int i = 1; i <= HOSTS; i++) {
             candidates.append(i == 1 ? "" : " ").append("192.0.2.").append(i);

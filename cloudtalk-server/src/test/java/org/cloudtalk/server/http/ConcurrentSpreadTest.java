@@ -60,7 +60,9 @@ class ConcurrentSpreadTest {
                 "limits.queries.per.second", "1000000",
                 "limits.burst", "1000000")))) {
             int port = server.localAddress().getPort();
-            long end = System.nanoTime() + 2_000_000_000L;
+            // Until 800 answers (or 20 s on a very busy machine): enough for each host's share to mean something.
+            long end = System.nanoTime() + 20_000_000_000L;
+            LongAdder answers = new LongAdder();
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 Thread client = new Thread(() -> {
@@ -68,13 +70,14 @@ class ConcurrentSpreadTest {
                         socket.setSoTimeout(10_000);
                         OutputStream out = socket.getOutputStream();
                         InputStream in = new BufferedInputStream(socket.getInputStream());
-                        while (System.nanoTime() < end) {
+                        while (answers.sum() < 800 && System.nanoTime() < end) {
                             out.write(request);
                             HttpConnectionTest.Response response = HttpConnectionTest.read(in);
                             if (response.status() != 200) {
                                 failures.incrementAndGet();
                                 continue;
                             }
+                            answers.increment();
                             Matcher binding = BINDING.matcher(response.body());
                             while (binding.find()) {
                                 named.computeIfAbsent(binding.group(2), unused -> new LongAdder())
@@ -95,7 +98,7 @@ class ConcurrentSpreadTest {
         long total = named.values().stream().mapToLong(LongAdder::sum).sum();
         double fairShare = (double) total / HOSTS;
         assertThat(failures).hasValue(0);
-        assertThat(total).isGreaterThan(1_000);
+        assertThat(total).isGreaterThanOrEqualTo(400);
         assertThat(named).hasSize(HOSTS);
         assertThat(named.values())
                 .allSatisfy(count -> assertThat(count.sum()).isLessThanOrEqualTo((long) (2 * fairShare)));

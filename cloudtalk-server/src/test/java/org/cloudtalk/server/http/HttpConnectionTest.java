@@ -190,7 +190,7 @@ class HttpConnectionTest {
                 assertThat(response.body()).contains("\"code\":\"TOO_MANY_CONNECTIONS\"");
                 assertThat(in.read()).isEqualTo(-1);
             }
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
             assertThat(metrics.connectionsRefused()).isEqualTo(1);
             assertThat(metrics.openConnections()).isEqualTo(MAX_CONNECTIONS);
             held.remove(0).close();
@@ -231,7 +231,8 @@ class HttpConnectionTest {
             assertThat(response).isNotNull();
             assertThat(response.status()).isEqualTo(408);
             assertThat(response.body()).contains("\"code\":\"REQUEST_TIMEOUT\"");
-            assertThat(elapsed).isBetween(DEADLINE.toMillis() - 50, DEADLINE.toMillis() + 1000);
+            // Cut off at the deadline (a loaded machine may be late by a little), not whenever the idle timeout says.
+            assertThat(elapsed).isBetween(DEADLINE.toMillis() - 50, DEADLINE.toMillis() + 3000);
             socket.setSoTimeout(2000);
             assertThat(in.read()).isEqualTo(-1);
             assertThat(metrics.requestDeadlinesExceeded()).isEqualTo(1);

@@ -9,7 +9,7 @@ class WarmupTest {
     @Test
     void answersQueriesWithEveryEvaluatorWithinItsBudget() {
         long start = System.nanoTime();
-        int answered = Warmup.run(TenantLimits.DEFAULT, Duration.ofMillis(500));
+        int answered = Warmup.run(Duration.ofMillis(500));
         long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
         // Three queries per evaluator kind in each round: every kind ran at least once.
         assertThat(answered).isGreaterThanOrEqualTo(3 * QueryService.EvaluatorKind.values().length);

@@ -22,12 +22,14 @@ import java.util.concurrent.TimeoutException;
  * behind it (one stuck thread at most).
  *
  * <p>Concurrency: {@link #readString} and {@link #readAllLines} are called by one thread (the sampler's); the reader
- * thread only runs the submitted reads.
+ * thread only runs the submitted reads and stamps {@code readAt} (volatile).
  */
 public final class BoundedReads implements AutoCloseable {
     private final long timeoutNanos;
     private final ExecutorService reader;
     private Future<?> blocked;
+    /** When the last read finished, written by the reader thread. */
+    private volatile long readAt;
 
     public BoundedReads(Duration timeout) {
         this.timeoutNanos = timeout.toNanos();
@@ -53,7 +55,11 @@ public final class BoundedReads implements AutoCloseable {
             }
             blocked = null;
         }
-        Future<T> result = reader.submit(read);
+        Future<T> result = reader.submit(() -> {
+            T value = read.call();
+            readAt = System.nanoTime();
+            return value;
+        });
         try {
             return result.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -69,6 +75,14 @@ public final class BoundedReads implements AutoCloseable {
             result.cancel(true);
             throw new IOException("interrupted while reading " + path, e);
         }
+    }
+
+    /**
+     * When the last successful read finished: the time to rate its counter against, since the hand-off to and from
+     * the reader thread may take a while on a loaded host.
+     */
+    long lastReadNanos() {
+        return readAt;
     }
 
     @Override

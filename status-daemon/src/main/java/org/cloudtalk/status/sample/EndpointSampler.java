@@ -46,13 +46,14 @@ final class EndpointSampler {
         this.busy = new SlidingRate(windowNanos, maxSamples);
     }
 
-    EndpointStatus sample(long nanos) {
+    EndpointStatus sample() {
         long rxCapacity = settings.nicRxCapacityBitsPerSecond();
         long txCapacity = settings.nicTxCapacityBitsPerSecond();
         long rxUse = rxCapacity;
         long txUse = txCapacity;
         try {
             NicCounters nic = NicCounters.read(files, settings.networkInterface(), reads);
+            long nanos = reads.lastReadNanos();
             rxUse = Math.round(rx.add(nanos, nic.rxBytes()) * 8);
             txUse = Math.round(tx.add(nanos, nic.txBytes()) * 8);
             nicFailing = recovered(nicFailing, "interface " + settings.networkInterface());
@@ -70,6 +71,7 @@ final class EndpointSampler {
             writeUse = writeCapacity;
             try {
                 DiskCounters disk = DiskCounters.read(files, device, reads);
+                long nanos = reads.lastReadNanos();
                 double readRate = read.add(nanos, disk.bytesRead());
                 double writeRate = written.add(nanos, disk.bytesWritten());
                 double busyFraction = Math.min(1, busy.add(nanos, disk.busyMillis()) / 1000);

@@ -84,10 +84,9 @@ public final class StatusSampler implements AutoCloseable {
 
     /** Samples every endpoint once, now, and publishes the result. */
     public void sampleNow() {
-        long nanos = System.nanoTime();
         Map<InetAddress, EndpointStatus> statuses = new LinkedHashMap<>();
         for (EndpointSampler sampler : samplers) {
-            statuses.put(sampler.settings().address(), sampler.sample(nanos));
+            statuses.put(sampler.settings().address(), sampler.sample());
         }
         snapshot = new Snapshot(statuses, System.currentTimeMillis());
     }

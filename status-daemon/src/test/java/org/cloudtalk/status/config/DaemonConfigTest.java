@@ -36,6 +36,16 @@ class DaemonConfigTest {
     }
 
     @Test
+    void theReadTimeoutHasADefaultAndBounds() throws Exception {
+        assertThat(DaemonConfig.from(properties).readTimeout()).hasMillis(500);
+        properties.put("read.timeout.ms", "50");
+        assertThat(DaemonConfig.from(properties).readTimeout()).hasMillis(50);
+        properties.put("read.timeout.ms", "0");
+        assertThatThrownBy(() -> DaemonConfig.from(properties))
+                .hasMessage("Invalid value 0 for read.timeout.ms: must be between 1 and 60000");
+    }
+
+    @Test
     void capsTheDeviceSpeedAndAppliesPerEndpointSettings() throws Exception {
         properties.put("nic.capacity.mbps", "500");
         properties.put("endpoint.10.0.0.1.nic.tx.capacity.mbps", "100");
