@@ -15,6 +15,9 @@ import java.util.Properties;
 import java.util.Set;
 import org.cloudtalk.server.query.Sampling;
 import org.cloudtalk.server.query.TenantLimits;
+import org.cloudtalk.server.topology.Topology;
+import org.cloudtalk.server.topology.TopologyException;
+import org.cloudtalk.server.topology.TopologyParser;
 
 /**
  * The server's settings from a properties file and flag overrides; every key is in docs/server.md. Unknown keys and
@@ -33,7 +36,8 @@ public record ServerConfig(
         Sampling sampling,
         TenantLimits limits,
         int workers,
-        int workerQueue) {
+        int workerQueue,
+        Optional<Topology> topology) {
     public static final int DEFAULT_PORT = 7480;
     private static final Set<String> KEYS = Set.of(
             "bind",
@@ -56,7 +60,8 @@ public record ServerConfig(
             "limits.queries.per.second",
             "limits.burst",
             "workers",
-            "workers.queue");
+            "workers.queue",
+            "topology.file");
 
     /** Thrown for a configuration the server cannot start with. */
     public static final class ConfigException extends Exception {
@@ -116,7 +121,20 @@ public record ServerConfig(
                         (int) number(values, "sampling.size", Sampling.DEFAULT.sampleSize(), 1, 1_000_000)),
                 limits,
                 (int) number(values, "workers", 16, 1, 1024),
-                (int) number(values, "workers.queue", 1024, 1, 1_000_000));
+                (int) number(values, "workers.queue", 1024, 1, 1_000_000),
+                topology(values));
+    }
+
+    private static Optional<Topology> topology(Map<String, String> values) throws ConfigException {
+        Optional<Path> file = path(values, "topology.file");
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(TopologyParser.read(file.get()));
+        } catch (TopologyException e) {
+            throw new ConfigException("Invalid value " + file.get() + " for topology.file: " + e.getMessage());
+        }
     }
 
     private static Optional<Path> path(Map<String, String> values, String key) {
