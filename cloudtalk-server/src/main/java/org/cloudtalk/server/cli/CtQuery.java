@@ -31,7 +31,7 @@ public final class CtQuery {
     static final int NO_INPUT = 66;
     public static final String DEFAULT_SERVER = "http://127.0.0.1:7480";
     private static final String USAGE_TEXT =
-            "usage: ctquery [--server URL] [--evaluator heuristic|flow|exhaustive|refined]"
+            "usage: ctquery [--server URL] [--evaluator heuristic|flow|exhaustive|refined|packet]"
                     + " [--static] [--explain] [--json] [--timeout-ms N] (QUERY | -f FILE | -)\n       ctquery --check [--json] [FILE|-]";
 
     private CtQuery() {}

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import org.cloudtalk.server.eval.packet.PacketSettings;
+import org.cloudtalk.server.eval.packet.PacketSimulator;
 import org.cloudtalk.server.query.Sampling;
 import org.cloudtalk.server.query.TenantLimits;
 import org.cloudtalk.server.topology.Topology;
@@ -37,7 +39,8 @@ public record ServerConfig(
         TenantLimits limits,
         int workers,
         int workerQueue,
-        Optional<Topology> topology) {
+        Optional<Topology> topology,
+        PacketSettings packet) {
     public static final int DEFAULT_PORT = 7480;
     private static final Set<String> KEYS = Set.of(
             "bind",
@@ -61,7 +64,11 @@ public record ServerConfig(
             "limits.burst",
             "workers",
             "workers.queue",
-            "topology.file");
+            "topology.file",
+            "packet.simulator",
+            "packet.bindings",
+            "packet.budget.ms",
+            "packet.parallelism");
 
     /** Thrown for a configuration the server cannot start with. */
     public static final class ConfigException extends Exception {
@@ -96,6 +103,7 @@ public record ServerConfig(
         if (statusFile.isEmpty() && keyFile.isEmpty()) {
             throw new ConfigException("Set status.key.file (to ask the status daemons) or status.file (a status file)");
         }
+        Optional<Topology> topology = topology(values);
         TenantLimits defaults = TenantLimits.DEFAULT;
         TenantLimits limits = new TenantLimits(
                 (int) number(values, "limits.query.chars", defaults.maxQueryChars(), 1, 16 << 20),
@@ -122,7 +130,19 @@ public record ServerConfig(
                 limits,
                 (int) number(values, "workers", 16, 1, 1024),
                 (int) number(values, "workers.queue", 1024, 1, 1_000_000),
-                topology(values));
+                topology,
+                new PacketSettings(
+                        topology,
+                        path(values, "packet.simulator").orElse(PacketSimulator.defaultExecutable()),
+                        (int) number(values, "packet.bindings", PacketSettings.DEFAULT_BINDING_LIMIT, 1, 1_000_000),
+                        Duration.ofMillis(number(
+                                values, "packet.budget.ms", PacketSettings.DEFAULT_BUDGET.toMillis(), 1, 3_600_000)),
+                        (int) number(
+                                values,
+                                "packet.parallelism",
+                                Runtime.getRuntime().availableProcessors(),
+                                1,
+                                256)));
     }
 
     private static Optional<Topology> topology(Map<String, String> values) throws ConfigException {
