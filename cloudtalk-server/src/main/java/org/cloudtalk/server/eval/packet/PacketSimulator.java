@@ -3,6 +3,8 @@ package org.cloudtalk.server.eval.packet;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the native ns-3 helper (src/main/native/packet-sim.cc), one process per simulation. Its output goes to temp
- * files rather than pipes so that a large answer can never block the helper while we wait for it with a timeout.
+ * Runs the native ns-3 helper (src/main/native/packet-sim.cc), one process per simulation. Its output goes to
+ * unlinked temp files rather than pipes so that a large answer can never block the helper while we wait for it with a
+ * timeout.
  *
  * <p>Concurrency: stateless; simulations may run from many threads at once.
  */
@@ -63,12 +66,17 @@ public final class PacketSimulator {
         Path out = Files.createTempFile("cloudtalk-packet-sim", ".out");
         Path err = Files.createTempFile("cloudtalk-packet-sim", ".err");
         Process process = null;
-        try {
+        // Opened before the files are unlinked (right after the helper starts): nothing stays on disk, even if this
+        // JVM dies mid-simulation, and the helper still writes to and we still read from the open files.
+        try (InputStream output = Files.newInputStream(out);
+                InputStream errors = Files.newInputStream(err)) {
             process = new ProcessBuilder(executable.toString())
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile())
                     .start();
-            try (var stdin = process.getOutputStream()) {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+            try (OutputStream stdin = process.getOutputStream()) {
                 stdin.write(input.text().getBytes(StandardCharsets.US_ASCII));
             }
             if (!process.waitFor(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS)) {
@@ -76,13 +84,14 @@ public final class PacketSimulator {
             }
             if (process.exitValue() != 0) {
                 throw new IOException("packet-sim exited with status " + process.exitValue() + ": "
-                        + Files.readString(err).strip());
+                        + new String(errors.readAllBytes(), StandardCharsets.UTF_8).strip());
             }
-            return parse(Files.readAllLines(out, StandardCharsets.US_ASCII));
+            return parse(new String(output.readAllBytes(), StandardCharsets.US_ASCII)
+                    .lines()
+                    .toList());
         } finally {
-            if (process != null && process.isAlive()) {
+            if (process != null) {
                 process.destroyForcibly();
-                process.waitFor();
             }
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

@@ -91,6 +91,19 @@ class PacketSimulatorTest {
     }
 
     @Test
+    void leavesNoFilesBehindEvenWhenTheSimulationTimesOut() throws Exception {
+        assumeHelperBuilt();
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        SIMULATOR.run(incast(2, 1000), Duration.ofSeconds(30));
+        assertThatThrownBy(() -> SIMULATOR.run(incast(40, 1_000_000), Duration.ofMillis(1)))
+                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        try (var files = java.nio.file.Files.list(tmp)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("cloudtalk-packet-sim")))
+                    .isEmpty();
+        }
+    }
+
+    @Test
     void aMissingHelperIsReportedAsUnavailable() {
         PacketSimulator missing = new PacketSimulator(Path.of("target", "no-such-packet-sim"));
         assertThat(missing.available()).isFalse();
