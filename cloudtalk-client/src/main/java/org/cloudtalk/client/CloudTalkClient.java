@@ -28,7 +28,8 @@ public final class CloudTalkClient {
         HEURISTIC,
         FLOW,
         EXHAUSTIVE,
-        REFINED
+        REFINED,
+        PACKET
     }
 
     private final URI base;

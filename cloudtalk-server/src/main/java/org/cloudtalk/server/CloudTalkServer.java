@@ -91,7 +91,13 @@ public final class CloudTalkServer implements AutoCloseable {
         }
         Reservations reservations = new Reservations(config.reservationHold());
         QueryService service = new QueryService(
-                dynamicStatus, staticStatus, config.gatherWait(), config.limits(), config.sampling(), reservations);
+                dynamicStatus,
+                staticStatus,
+                config.gatherWait(),
+                config.limits(),
+                config.sampling(),
+                reservations,
+                config.packet());
         AtomicInteger threads = new AtomicInteger();
         ThreadPoolExecutor workers = new ThreadPoolExecutor(
                 config.workers(),

@@ -13,9 +13,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import org.cloudtalk.server.eval.packet.PacketSettings;
+import org.cloudtalk.server.eval.packet.PacketSimulator;
 import org.cloudtalk.server.http.HttpLimits;
 import org.cloudtalk.server.query.Sampling;
 import org.cloudtalk.server.query.TenantLimits;
+import org.cloudtalk.server.topology.Topology;
+import org.cloudtalk.server.topology.TopologyException;
+import org.cloudtalk.server.topology.TopologyParser;
 
 /**
  * The server's settings from a properties file and flag overrides; every key is in docs/server.md. Unknown keys and
@@ -36,7 +41,9 @@ public record ServerConfig(
         Sampling sampling,
         TenantLimits limits,
         int workers,
-        int workerQueue) {
+        int workerQueue,
+        Optional<Topology> topology,
+        PacketSettings packet) {
     public static final int DEFAULT_PORT = 7480;
     /**
      * Long enough for a daemon on a busy host, or the first query after a start: with 10 ms, queries were answered as
@@ -69,7 +76,12 @@ public record ServerConfig(
             "limits.queries.per.second",
             "limits.burst",
             "workers",
-            "workers.queue");
+            "workers.queue",
+            "topology.file",
+            "packet.simulator",
+            "packet.bindings",
+            "packet.budget.ms",
+            "packet.parallelism");
 
     /** Thrown for a configuration the server cannot start with. */
     public static final class ConfigException extends Exception {
@@ -104,6 +116,7 @@ public record ServerConfig(
         if (statusFile.isEmpty() && keyFile.isEmpty()) {
             throw new ConfigException("Set status.key.file (to ask the status daemons) or status.file (a status file)");
         }
+        Optional<Topology> topology = topology(values);
         TenantLimits defaults = TenantLimits.DEFAULT;
         TenantLimits limits = new TenantLimits(
                 (int) number(values, "limits.query.chars", defaults.maxQueryChars(), 1, 16 << 20),
@@ -138,7 +151,32 @@ public record ServerConfig(
                         (int) number(values, "sampling.size", Sampling.DEFAULT.sampleSize(), 1, 1_000_000)),
                 limits,
                 (int) number(values, "workers", 16, 1, 1024),
-                (int) number(values, "workers.queue", 1024, 1, 1_000_000));
+                (int) number(values, "workers.queue", 1024, 1, 1_000_000),
+                topology,
+                new PacketSettings(
+                        topology,
+                        path(values, "packet.simulator").orElse(PacketSimulator.defaultExecutable()),
+                        (int) number(values, "packet.bindings", PacketSettings.DEFAULT_BINDING_LIMIT, 1, 1_000_000),
+                        Duration.ofMillis(number(
+                                values, "packet.budget.ms", PacketSettings.DEFAULT_BUDGET.toMillis(), 1, 3_600_000)),
+                        (int) number(
+                                values,
+                                "packet.parallelism",
+                                Runtime.getRuntime().availableProcessors(),
+                                1,
+                                256)));
+    }
+
+    private static Optional<Topology> topology(Map<String, String> values) throws ConfigException {
+        Optional<Path> file = path(values, "topology.file");
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(TopologyParser.read(file.get()));
+        } catch (TopologyException e) {
+            throw new ConfigException("Invalid value " + file.get() + " for topology.file: " + e.getMessage());
+        }
     }
 
     private static Optional<Path> path(Map<String, String> values, String key) {

@@ -2,15 +2,22 @@ package org.cloudtalk.server.eval;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.OptionalDouble;
 
 /**
  * An evaluator's answer: the binding, and the flow estimator's completion time for it in seconds where the query has
- * finite flows (empty when every flow is endless, or the evaluator did not estimate).
+ * finite flows (empty when every flow is endless, or the evaluator did not estimate); {@code notes} say what the
+ * answer rests on when that is not the whole search (e.g. a budget cut it short).
  */
-public record Evaluation(Binding binding, OptionalDouble completionSeconds) {
+public record Evaluation(Binding binding, OptionalDouble completionSeconds, List<String> notes) {
     public Evaluation {
         requireNonNull(binding, "binding is null");
         requireNonNull(completionSeconds, "completionSeconds is null");
+        notes = List.copyOf(notes);
+    }
+
+    public Evaluation(Binding binding, OptionalDouble completionSeconds) {
+        this(binding, completionSeconds, List.of());
     }
 }

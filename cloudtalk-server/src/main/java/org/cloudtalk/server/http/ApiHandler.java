@@ -185,7 +185,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                         case TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
                         case OVER_LIMITS, UNANSWERABLE -> HttpResponseStatus.UNPROCESSABLE_ENTITY;
                         case RATE_LIMITED -> HttpResponseStatus.TOO_MANY_REQUESTS;
-                        case TIMED_OUT -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+                        case TIMED_OUT, UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
                     };
             return Responses.error(status, e.reason().name(), e.getMessage());
         } catch (InterruptedException e) {
@@ -220,6 +220,9 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         status.put("missing", answer.statusAsked() - answer.statusAnswered());
         body.put("status", status);
         body.put("elapsedMicros", answer.elapsedNanos() / 1000);
+        if (!answer.notes().isEmpty()) {
+            body.put("notes", answer.notes());
+        }
         if (!answer.candidateScores().isEmpty()) {
             // The heuristic's score of each candidate (bytes/s of its scarcest resource, capacity - use / W);
             // "unconstrained" where no resource limits the candidate, e.g. a flow that would be local.
@@ -242,7 +245,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             kind = QueryService.EvaluatorKind.valueOf(evaluator.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "unknown evaluator '" + evaluator + "'; use heuristic, flow, exhaustive or refined");
+                    "unknown evaluator '" + evaluator + "'; use heuristic, flow, exhaustive, refined or packet");
         }
         String info = parameter(parameters, "info", "dynamic");
         if (!info.equals("dynamic") && !info.equals("static")) {

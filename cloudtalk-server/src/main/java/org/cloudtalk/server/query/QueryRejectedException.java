@@ -14,7 +14,9 @@ public final class QueryRejectedException extends RuntimeException {
         /** 422: valid, but it cannot be answered as asked (e.g. too few distinct candidates). */
         UNANSWERABLE,
         /** 503: no answer within the deadline. */
-        TIMED_OUT
+        TIMED_OUT,
+        /** 503: the evaluator asked for is not available on this server (e.g. built without ns-3). */
+        UNAVAILABLE
     }
 
     private final Reason reason;

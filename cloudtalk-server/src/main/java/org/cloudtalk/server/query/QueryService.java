@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
@@ -26,6 +28,9 @@ import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
+import org.cloudtalk.server.eval.packet.PacketEvaluator;
+import org.cloudtalk.server.eval.packet.PacketSettings;
+import org.cloudtalk.server.eval.packet.SimulatorUnavailableException;
 import org.cloudtalk.server.eval.refined.RefinedEvaluator;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.status.StatusSource;
@@ -43,7 +48,8 @@ public final class QueryService {
         HEURISTIC,
         FLOW,
         EXHAUSTIVE,
-        REFINED
+        REFINED,
+        PACKET
     }
 
     /** How to answer: which evaluator, dynamic or static information, and the deadline. */
@@ -70,9 +76,11 @@ public final class QueryService {
             boolean sampled,
             long elapsedNanos,
             Map<String, Map<String, Double>> candidateScores,
-            boolean reservationFallback) {
+            boolean reservationFallback,
+            List<String> notes) {
         public Answer {
             candidateScores = Map.copyOf(candidateScores);
+            notes = List.copyOf(notes);
         }
     }
 
@@ -96,7 +104,26 @@ public final class QueryService {
             TenantLimits limits,
             Sampling sampling,
             Reservations reservations) {
-        this(dynamicStatus, staticStatus, gatherWait, limits, sampling, reservations, ThreadLocalRandom::current);
+        this(dynamicStatus, staticStatus, gatherWait, limits, sampling, reservations, PacketSettings.defaults());
+    }
+
+    public QueryService(
+            StatusSource dynamicStatus,
+            StatusSource staticStatus,
+            Duration gatherWait,
+            TenantLimits limits,
+            Sampling sampling,
+            Reservations reservations,
+            PacketSettings packet) {
+        this(
+                dynamicStatus,
+                staticStatus,
+                gatherWait,
+                limits,
+                sampling,
+                reservations,
+                packet,
+                ThreadLocalRandom::current);
     }
 
     /** @param randomness where sampling and tie-breaking draw from (a seeded source makes answers repeatable) */
@@ -107,6 +134,26 @@ public final class QueryService {
             TenantLimits limits,
             Sampling sampling,
             Reservations reservations,
+            Supplier<Random> randomness) {
+        this(
+                dynamicStatus,
+                staticStatus,
+                gatherWait,
+                limits,
+                sampling,
+                reservations,
+                PacketSettings.defaults(),
+                randomness);
+    }
+
+    private QueryService(
+            StatusSource dynamicStatus,
+            StatusSource staticStatus,
+            Duration gatherWait,
+            TenantLimits limits,
+            Sampling sampling,
+            Reservations reservations,
+            PacketSettings packet,
             Supplier<Random> randomness) {
         this.dynamicStatus = requireNonNull(dynamicStatus, "dynamicStatus is null");
         this.staticStatus = requireNonNull(staticStatus, "staticStatus is null");
@@ -124,6 +171,7 @@ public final class QueryService {
         evaluators.put(EvaluatorKind.FLOW, new FlowEvaluator(heuristic));
         evaluators.put(EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings()));
         evaluators.put(EvaluatorKind.REFINED, new RefinedEvaluator());
+        evaluators.put(EvaluatorKind.PACKET, new PacketEvaluator(packet));
     }
 
     /**
@@ -165,6 +213,8 @@ public final class QueryService {
                 scores = options.explain() ? heuristic.explain(model, state) : Map.of();
             } catch (EvaluationException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
+            } catch (SimulatorUnavailableException e) {
+                throw new QueryRejectedException(QueryRejectedException.Reason.UNAVAILABLE, e.getMessage());
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new QueryRejectedException(
@@ -186,7 +236,8 @@ public final class QueryService {
                         query != parsed,
                         System.nanoTime() - start,
                         scores,
-                        forced);
+                        forced,
+                        evaluation.notes());
             }
         }
     }

@@ -1,0 +1,8 @@
+package org.cloudtalk.server.eval.packet;
+
+/** The packet simulator helper is not there: ns-3 was not installed when the server was built. */
+public final class SimulatorUnavailableException extends RuntimeException {
+    public SimulatorUnavailableException(String message) {
+        super(message);
+    }
+}

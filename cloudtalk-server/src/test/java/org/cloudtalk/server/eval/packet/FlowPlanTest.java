@@ -1,0 +1,50 @@
+package org.cloudtalk.server.eval.packet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.cloudtalk.lang.parser.QueryParser;
+import org.cloudtalk.server.eval.EvaluationException;
+import org.cloudtalk.server.eval.QueryModel;
+import org.junit.jupiter.api.Test;
+
+class FlowPlanTest {
+    private static List<FlowPlan.Planned> plan(String text) {
+        return FlowPlan.of(new QueryModel(new QueryParser().parse(text)));
+    }
+
+    @Test
+    void transferBoundsBecomeStoreAndForwardAndStartsFollowEnds() {
+        List<FlowPlan.Planned> plan = plan("A = (10.0.0.1 10.0.0.2)\n"
+                + "a A -> 10.0.0.9 size 10KB transfer t(b)\n"
+                + "b 10.0.0.5 -> A size 10KB\n"
+                + "c 10.0.0.9 -> 10.0.0.5 size sz(b) * 2 start e(a) + 5ms\n"
+                + "d 10.0.0.9 -> 10.0.0.6 size 1KB start st(c)\n");
+
+        // Helper ids are positions (a = f1, b = f2...), each flow after those it waits for.
+        assertThat(plan)
+                .extracting(p -> p.id() + " " + p.bytes() + " " + p.startNanos() + " " + p.after())
+                .containsExactly("f2 10240 0 []", "f1 10240 0 [f2]", "f3 20480 5000000 [f1]", "f4 1024 5000000 [f1]");
+    }
+
+    @Test
+    void refusesWhatItCannotSimulate() {
+        assertThatThrownBy(() -> plan("A = (10.0.0.1 10.0.0.2)\nf1 10.0.0.5 -> A size 1M rate 10MBps\n"))
+                .isInstanceOf(EvaluationException.class)
+                .hasMessage("packet evaluator: flow f1 has 'rate', which a packet simulation does not model");
+        assertThatThrownBy(() -> plan("A = (10.0.0.1 disk)\nf1 10.0.0.5 -> A size 1M\n"))
+                .hasMessage("packet evaluator: flow f1 may not run between two hosts "
+                        + "(the packet evaluator simulates the network only)");
+        assertThatThrownBy(() -> plan("f1 0.0.0.0 -> 10.0.0.1 size 1M\n"))
+                .hasMessage("packet evaluator: flow f1 may not run between two hosts "
+                        + "(the packet evaluator simulates the network only)");
+        assertThatThrownBy(() -> plan("f1 10.0.0.2 -> 10.0.0.1\n"))
+                .hasMessage(
+                        "packet evaluator: flow f1 has no size (the packet evaluator simulates transfers of known size)");
+        assertThatThrownBy(() ->
+                        plan("f1 10.0.0.2 -> 10.0.0.1 size 1M start 2 * e(f2)\nf2 10.0.0.2 -> 10.0.0.3 size 1M\n"))
+                .hasMessage("packet evaluator: flow f1 has a start the packet evaluator cannot simulate; "
+                        + "use a time, e(f), st(f), or those + a time");
+    }
+}

@@ -1,0 +1,125 @@
+package org.cloudtalk.server.eval.packet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The native helper's input/output contract, on the real helper where the build could make it (needs ns-3). */
+class PacketSimulatorTest {
+    private static final PacketSimulator SIMULATOR = new PacketSimulator(PacketSimulator.defaultExecutable());
+    private static final long GBPS = 1_000_000_000L;
+
+    static void assumeHelperBuilt() {
+        assumeTrue(
+                SIMULATOR.available(),
+                "ns-3 is not installed, so the build made no " + SIMULATOR.executable() + " (bin/install-ns3)");
+    }
+
+    /** {@code senders} hosts each send {@code bytes} to one receiver through one switch with 50-packet ports. */
+    private static SimulationInput incast(int senders, long bytes) {
+        int receiver = senders;
+        int sw = senders + 1;
+        List<SimulationInput.Link> links = new ArrayList<>();
+        List<SimulationInput.Flow> flows = new ArrayList<>();
+        for (int host = 0; host <= senders; host++) {
+            links.add(new SimulationInput.Link(host, sw, GBPS, 10_000, "50p", "50p"));
+        }
+        for (int s = 0; s < senders; s++) {
+            flows.add(new SimulationInput.Flow("f" + s, s, receiver, bytes, 0, List.of()));
+        }
+        return new SimulationInput(senders + 2, links, flows);
+    }
+
+    @Test
+    void moreSendersIntoOneBufferTakeLongerAndLosePackets() throws Exception {
+        assumeHelperBuilt();
+        SimulationResult two = SIMULATOR.run(incast(2, 20_000), Duration.ofSeconds(30));
+        SimulationResult forty = SIMULATOR.run(incast(40, 20_000), Duration.ofSeconds(30));
+
+        assertThat(two.flows()).hasSize(2);
+        assertThat(forty.flows()).hasSize(40);
+        // Two senders fit the buffer: no loss, done in well under a millisecond of wire time plus RTTs.
+        assertThat(two.drops()).isZero();
+        assertThat(two.completionSeconds())
+                .isGreaterThan(2 * 20_000 * 8.0 / GBPS)
+                .isLessThan(0.005);
+        // Forty initial windows overflow the 50-packet port: drops, and a retransmission timeout (>= 200 ms).
+        assertThat(forty.drops()).isPositive();
+        assertThat(forty.completionSeconds()).isGreaterThan(0.2);
+    }
+
+    @Test
+    void aFlowAfterAnotherStartsWhenItFinishes() throws Exception {
+        assumeHelperBuilt();
+        SimulationInput input = new SimulationInput(
+                3,
+                List.of(
+                        new SimulationInput.Link(0, 2, GBPS, 10_000, "50p", "50p"),
+                        new SimulationInput.Link(1, 2, GBPS, 10_000, "64000B", "50p")),
+                List.of(
+                        new SimulationInput.Flow("a", 0, 1, 10_000, 0, List.of()),
+                        new SimulationInput.Flow("b", 1, 0, 10_000, 1_000_000, List.of("a")),
+                        new SimulationInput.Flow("local", 1, 1, 5_000, 0, List.of("b"))));
+        SimulationResult result = SIMULATOR.run(input, Duration.ofSeconds(30));
+
+        SimulationResult.Times a = result.flows().get("a");
+        SimulationResult.Times b = result.flows().get("b");
+        SimulationResult.Times local = result.flows().get("local");
+        assertThat(a.start()).isZero();
+        assertThat(b.start()).isCloseTo(a.finish().getAsDouble() + 0.001, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(b.finish().getAsDouble()).isGreaterThan(b.start());
+        assertThat(local.start()).isEqualTo(b.finish().getAsDouble());
+        assertThat(local.finish().getAsDouble()).isEqualTo(local.start());
+        assertThat(result.completionSeconds()).isEqualTo(local.finish().getAsDouble());
+    }
+
+    @Test
+    void badInputIsRejectedWithTheHelpersLineAndMessage() {
+        assumeHelperBuilt();
+        SimulationInput input =
+                new SimulationInput(2, List.of(new SimulationInput.Link(0, 5, GBPS, 1, "50p", "50p")), List.of());
+        assertThatThrownBy(() -> SIMULATOR.run(input, Duration.ofSeconds(30)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("packet-sim exited with status 2: error: line 2: node 5 is not below 'nodes 2'");
+    }
+
+    @Test
+    void leavesNoFilesBehindEvenWhenTheSimulationTimesOut() throws Exception {
+        assumeHelperBuilt();
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        SIMULATOR.run(incast(2, 1000), Duration.ofSeconds(30));
+        assertThatThrownBy(() -> SIMULATOR.run(incast(40, 1_000_000), Duration.ofMillis(1)))
+                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        try (var files = java.nio.file.Files.list(tmp)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("cloudtalk-packet-sim")))
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void aMissingHelperIsReportedAsUnavailable() {
+        PacketSimulator missing = new PacketSimulator(Path.of("target", "no-such-packet-sim"));
+        assertThat(missing.available()).isFalse();
+        assertThatThrownBy(() -> missing.run(incast(2, 1000), Duration.ofSeconds(1)))
+                .isInstanceOf(SimulatorUnavailableException.class)
+                .hasMessageStartingWith(
+                        "the packet simulator is not available: target/no-such-packet-sim was not built");
+    }
+
+    @Test
+    void unexpectedOutputIsAnError() {
+        assertThatThrownBy(() -> PacketSimulator.parse(List.of("flow a 0", "drops 0")))
+                .isInstanceOf(IOException.class)
+                .hasMessage("packet-sim printed an unexpected line: flow a 0");
+        assertThatThrownBy(() -> PacketSimulator.parse(List.of("flow a 0 0.2")))
+                .isInstanceOf(IOException.class)
+                .hasMessage("packet-sim ended without its 'drops' line");
+    }
+}

@@ -1,0 +1,149 @@
+package org.cloudtalk.server.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class TopologyParserTest {
+    private static final String TIERS =
+            """
+            tier host rate 1Gbps latency 10us buffer 50pkt
+            tier rack oversubscription 4 latency 10us buffer 50pkt
+            tier pod rate 10Gbps latency 20us buffer 256KB
+            """;
+
+    @Test
+    void readsTiersRacksAndRanges() throws TopologyException {
+        Topology topology = TopologyParser.parse(
+                TIERS
+                        + """
+                # two racks in one pod
+                rack r1 pod p1 10.0.0.1-10.0.0.4   # a range
+                rack r2 pod p1 10.0.1.1 10.0.1.2 2001:DB8::1
+                """);
+
+        assertThat(topology.hostRate()).isEqualTo(125_000_000.0);
+        assertThat(topology.host().latencySeconds()).isCloseTo(10e-6, within(1e-12));
+        assertThat(topology.host().buffer()).isEqualTo(new Topology.Buffer(50, true));
+        assertThat(topology.pod().buffer()).isEqualTo(new Topology.Buffer(256 * 1024, false));
+        assertThat(topology.racks()).hasSize(2);
+        assertThat(topology.racks().get(0).hosts()).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4");
+        assertThat(topology.rackOf("2001:db8::1")).map(Topology.Rack::name).contains("r2");
+        assertThat(topology.rackOf("10.9.9.9")).isEmpty();
+        // 4 hosts of 1 Gbps over 4:1 oversubscription; the pod tier has a fixed rate.
+        assertThat(topology.rackUplinkRate(topology.racks().get(0))).isEqualTo(125_000_000.0);
+        assertThat(topology.podUplinkRate("p1")).isEqualTo(1_250_000_000.0);
+    }
+
+    @Test
+    void podOversubscriptionDividesItsRacksUplinks() throws TopologyException {
+        Topology topology = TopologyParser.parse(
+                """
+                tier host rate 1Gbps latency 1us buffer 10pkt
+                tier rack rate 2Gbps latency 1us buffer 10pkt
+                tier pod oversubscription 2 latency 1us buffer 10pkt
+                rack a pod p 10.0.0.1
+                rack b pod p 10.0.0.2
+                rack c pod q 10.0.0.3
+                """);
+        assertThat(topology.podUplinkRate("p")).isEqualTo(250_000_000.0);
+        assertThat(topology.podUplinkRate("q")).isEqualTo(125_000_000.0);
+    }
+
+    static Stream<Arguments> badInputs() {
+        String rack = "rack r1 pod p1 10.0.0.1\n";
+        return Stream.of(
+                Arguments.of(TIERS + "switch s1\n", "line 4: unknown statement 'switch'; expected 'tier' or 'rack'"),
+                Arguments.of("tier\n", "line 1: 'tier' needs a name: host, rack or pod"),
+                Arguments.of("tier core rate 1Gbps\n", "line 1: unknown tier 'core'; expected host, rack or pod"),
+                Arguments.of(
+                        TIERS + "tier pod rate 1Gbps latency 1us buffer 1pkt\n", "line 4: tier pod is defined twice"),
+                Arguments.of(
+                        "tier host rate 1Gbps speed 3\n",
+                        "line 1: unknown tier attribute 'speed'; expected rate, oversubscription, latency or buffer"),
+                Arguments.of("tier host rate\n", "line 1: 'rate' needs a value"),
+                Arguments.of("tier host rate 1Gbps rate 2Gbps\n", "line 1: 'rate' is given twice"),
+                Arguments.of("tier host rate 1Gbps buffer 5pkt\n", "line 1: tier host needs 'latency'"),
+                Arguments.of(
+                        "tier host oversubscription 2 latency 1us buffer 5pkt\n",
+                        "line 1: tier host needs 'rate' (oversubscription applies to the rack and pod tiers)"),
+                Arguments.of(
+                        "tier rack rate 1Gbps oversubscription 2 latency 1us buffer 5pkt\n",
+                        "line 1: tier rack needs exactly one of 'rate' and 'oversubscription'"),
+                Arguments.of(
+                        "tier host rate 1GB latency 1us buffer 5pkt\n",
+                        "line 1: invalid rate '1GB': expected a positive number with a unit, like 10Gbps"),
+                Arguments.of(
+                        "tier host rate 0Gbps latency 1us buffer 5pkt\n",
+                        "line 1: invalid rate '0Gbps': expected a positive number with a unit, like 10Gbps"),
+                Arguments.of(
+                        "\n\ntier host rate 1Gbps latency 10 buffer 5pkt\n",
+                        "line 3: invalid latency '10': expected a positive number with a unit, like 10us"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 0pkt\n",
+                        "line 1: invalid buffer '0pkt': expected packets like 50pkt or bytes like 64KB"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 64\n",
+                        "line 1: invalid buffer '64': expected packets like 50pkt or bytes like 64KB"),
+                Arguments.of(
+                        "tier rack oversubscription 0.5 latency 1us buffer 5pkt\n",
+                        "line 1: invalid oversubscription '0.5': expected a number >= 1, like 4"),
+                Arguments.of(TIERS + "rack r1 10.0.0.1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
+                Arguments.of(TIERS + "rack r1 pod p1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
+                Arguments.of(TIERS + rack + rack, "line 5: rack r1 is defined twice"),
+                Arguments.of(
+                        TIERS + rack + "rack r2 pod p1 10.0.0.0-10.0.0.3\n",
+                        "line 5: host 10.0.0.1 is already in rack r1"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 10.0.0.300\n",
+                        "line 4: invalid host '10.0.0.300': part '300' is not a number from 0 to 255"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 db1.example\n",
+                        "line 4: invalid host 'db1.example': not an IPv4 or IPv6 address literal (host names are not resolved)"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 0.0.0.0\n",
+                        "line 4: invalid host '0.0.0.0': the unspecified address is not a host"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 10.0.0.9-10.0.0.1\n",
+                        "line 4: invalid range '10.0.0.9-10.0.0.1': the last address is before the first"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 10.0.0.0-10.1.0.0\n",
+                        "line 4: invalid range '10.0.0.0-10.1.0.0': more than 4096 addresses"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 ::1-::5\n",
+                        "line 4: invalid range '::1-::5': ranges are of IPv4 addresses"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 5pkt\n" + rack,
+                        "the topology needs a 'tier rack' line"),
+                Arguments.of(TIERS, "the topology needs at least one 'rack' line"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badInputs")
+    void rejectsBadInputWithItsLine(String text, String message) {
+        assertThatThrownBy(() -> TopologyParser.parse(text))
+                .isInstanceOf(TopologyException.class)
+                .hasMessage(message);
+    }
+
+    @Test
+    void theShippedExampleIsValid() throws TopologyException {
+        Topology topology = TopologyParser.read(Path.of("..", "examples", "topology", "two-pods.topo"));
+        assertThat(topology.racks()).hasSize(4);
+        assertThat(topology.rackOf("10.1.1.7")).map(Topology.Rack::pod).contains("p2");
+    }
+
+    @Test
+    void aMissingFileIsAClearError() {
+        assertThatThrownBy(() -> TopologyParser.read(Path.of("no-such.topo")))
+                .isInstanceOf(TopologyException.class)
+                .hasMessageStartingWith("cannot read no-such.topo");
+    }
+}
