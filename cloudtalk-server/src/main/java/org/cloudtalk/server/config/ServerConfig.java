@@ -33,7 +33,8 @@ public record ServerConfig(
         Sampling sampling,
         TenantLimits limits,
         int workers,
-        int workerQueue) {
+        int workerQueue,
+        int workersPerTenant) {
     public static final int DEFAULT_PORT = 7480;
     private static final Set<String> KEYS = Set.of(
             "bind",
@@ -55,8 +56,11 @@ public record ServerConfig(
             "limits.exhaustive.bindings",
             "limits.queries.per.second",
             "limits.burst",
+            "limits.binding.flows",
+            "limits.estimator.events",
             "workers",
-            "workers.queue");
+            "workers.queue",
+            "workers.per.tenant");
 
     /** Thrown for a configuration the server cannot start with. */
     public static final class ConfigException extends Exception {
@@ -99,7 +103,12 @@ public record ServerConfig(
                 (int) number(values, "limits.candidates", defaults.maxCandidates(), 1, 10_000_000),
                 number(values, "limits.exhaustive.bindings", defaults.maxExhaustiveBindings(), 1, 1_000_000_000),
                 number(values, "limits.queries.per.second", (long) defaults.queriesPerSecond(), 1, 10_000_000),
-                (int) number(values, "limits.burst", defaults.burst(), 1, 10_000_000));
+                (int) number(values, "limits.burst", defaults.burst(), 1, 10_000_000),
+                number(values, "limits.binding.flows", defaults.maxBindingFlows(), 1, 1_000_000_000_000L),
+                (int) number(values, "limits.estimator.events", defaults.maxEstimatorEvents(), 1, 100_000_000));
+        int workers = (int) number(values, "workers", 16, 1, 1024);
+        // By default no tenant may hold more than half the workers, so one busy tenant leaves room for the others.
+        int workersPerTenant = (int) number(values, "workers.per.tenant", Math.max(1, workers / 2), 1, workers);
         return new ServerConfig(
                 new InetSocketAddress(
                         address(values, "bind", "127.0.0.1"), (int) number(values, "port", DEFAULT_PORT, 0, 65_535)),
@@ -115,8 +124,9 @@ public record ServerConfig(
                         (int) number(values, "sampling.threshold", Sampling.DEFAULT.threshold(), 1, 1_000_000),
                         (int) number(values, "sampling.size", Sampling.DEFAULT.sampleSize(), 1, 1_000_000)),
                 limits,
-                (int) number(values, "workers", 16, 1, 1024),
-                (int) number(values, "workers.queue", 1024, 1, 1_000_000));
+                workers,
+                (int) number(values, "workers.queue", 1024, 1, 1_000_000),
+                workersPerTenant);
     }
 
     private static Optional<Path> path(Map<String, String> values, String key) {

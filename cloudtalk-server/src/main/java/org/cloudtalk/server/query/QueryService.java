@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
@@ -18,12 +19,17 @@ import org.cloudtalk.lang.ast.VariableDeclaration;
 import org.cloudtalk.lang.parser.ParserLimits;
 import org.cloudtalk.lang.parser.QueryParser;
 import org.cloudtalk.lang.print.QueryPrinter;
+import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.deadline.DeadlineExceededException;
 import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
+import org.cloudtalk.server.eval.ProcessorBound;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
 import org.cloudtalk.server.eval.refined.RefinedEvaluator;
@@ -88,6 +94,7 @@ public final class QueryService {
     private final Reservations reservations;
     private final QueryParser parser;
     private final Map<EvaluatorKind, Evaluator> evaluators = new HashMap<>();
+    private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
 
     public QueryService(
             StatusSource dynamicStatus,
@@ -106,11 +113,16 @@ public final class QueryService {
                 limits.maxQueryChars(),
                 ParserLimits.DEFAULT.maxNestingDepth(),
                 ParserLimits.DEFAULT.maxExpressionOperators()));
-        HeuristicEvaluator heuristic = new HeuristicEvaluator();
-        evaluators.put(EvaluatorKind.HEURISTIC, heuristic);
-        evaluators.put(EvaluatorKind.FLOW, new FlowEvaluator(heuristic));
-        evaluators.put(EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings()));
-        evaluators.put(EvaluatorKind.REFINED, new RefinedEvaluator());
+        FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents());
+        Semaphore processors = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), true);
+        Map<EvaluatorKind, Evaluator> unbound = Map.of(
+                EvaluatorKind.HEURISTIC, heuristic,
+                EvaluatorKind.FLOW, new FlowEvaluator(heuristic, estimator),
+                EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator),
+                EvaluatorKind.REFINED,
+                        new RefinedEvaluator(
+                                heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator));
+        unbound.forEach((kind, evaluator) -> evaluators.put(kind, new ProcessorBound(evaluator, processors)));
     }
 
     /**
@@ -118,8 +130,27 @@ public final class QueryService {
      * @throws QueryRejectedException for one the server will not or cannot answer (why)
      */
     public Answer answer(String text, Options options) throws InterruptedException {
+        return answer(text, options, Deadline.after(options.timeout()));
+    }
+
+    /**
+     * Answers by {@code deadline}, which started when the request was admitted (time queued for a worker counts).
+     *
+     * @throws QueryRejectedException (TIMED_OUT) once the deadline has passed, checked between every step
+     */
+    public Answer answer(String text, Options options, Deadline deadline) throws InterruptedException {
+        try {
+            return answerBy(text, options, deadline);
+        } catch (DeadlineExceededException e) {
+            throw new QueryRejectedException(
+                    QueryRejectedException.Reason.TIMED_OUT,
+                    "no answer within " + options.timeout().toMillis() + " ms");
+        }
+    }
+
+    private Answer answerBy(String text, Options options, Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + options.timeout().toNanos();
+        deadline.check();
         if (text.length() > limits.maxQueryChars()) {
             throw new QueryRejectedException(
                     QueryRejectedException.Reason.TOO_LARGE,
@@ -132,28 +163,27 @@ public final class QueryService {
         QueryModel model = new QueryModel(query);
 
         StatusSource source = options.staticInfo() ? staticStatus : dynamicStatus;
-        long left = deadline - System.nanoTime();
-        Duration wait = Duration.ofNanos(Math.max(0, Math.min(gatherWait.toNanos(), left)));
-        StatusSource.Gathered gathered = source.gather(hosts(query), wait);
+        deadline.check();
+        Duration left = deadline.remaining();
+        StatusSource.Gathered gathered =
+                source.gather(hosts(query), left.compareTo(gatherWait) < 0 ? left : gatherWait);
+        deadline.check();
 
         Evaluator evaluator = evaluators.get(options.evaluator());
-        HeuristicEvaluator heuristic = (HeuristicEvaluator) evaluators.get(EvaluatorKind.HEURISTIC);
         for (int attempt = 1; ; attempt++) {
             Set<String> held = reservations.held();
             ClusterState state = withReservations(gathered.state(), held, query);
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
             try {
-                evaluation = evaluator.evaluate(model, state);
-                scores = options.explain() ? heuristic.explain(model, state) : Map.of();
+                evaluation = evaluator.evaluate(model, state, deadline);
+                scores = options.explain() ? heuristic.explain(model, state, deadline) : Map.of();
+            } catch (CostLimitException e) {
+                throw new QueryRejectedException(QueryRejectedException.Reason.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
             }
-            if (System.nanoTime() - deadline > 0) {
-                throw new QueryRejectedException(
-                        QueryRejectedException.Reason.TIMED_OUT,
-                        "no answer within " + options.timeout().toMillis() + " ms");
-            }
+            deadline.check();
             Set<String> chosen =
                     new LinkedHashSet<>(evaluation.binding().values().values());
             chosen.remove(QueryModel.DISK);
@@ -193,6 +223,16 @@ public final class QueryService {
                         String.format(
                                 "exhaustive search over %.0f bindings is over the limit of %d",
                                 space, limits.maxExhaustiveBindings()));
+            }
+            // Each binding is one run of the estimator over every flow: the search costs their product.
+            double cost = space * Math.max(1, query.flows().size());
+            if (cost > limits.maxBindingFlows()) {
+                throw new QueryRejectedException(
+                        QueryRejectedException.Reason.OVER_LIMITS,
+                        String.format(
+                                "exhaustive search over %.0f bindings x %d flows = %.0f is over limits.binding.flows"
+                                        + " = %d",
+                                space, query.flows().size(), cost, limits.maxBindingFlows()));
             }
         }
     }

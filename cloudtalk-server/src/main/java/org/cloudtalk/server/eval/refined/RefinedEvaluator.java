@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.Evaluator;
@@ -16,31 +17,47 @@ import org.cloudtalk.server.state.ClusterState;
 /**
  * The heuristic's binding improved by local search with the flow estimator: move one variable to another candidate
  * (swapping with the variable that holds it, to keep values distinct), or two variables at once, whenever that
- * finishes the task sooner, until no move helps or the budget of estimator runs is spent.
+ * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
+ * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
+ * scores times the flows each estimate simulates.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
 
     private final HeuristicEvaluator heuristic;
     private final int budget;
-    private final FlowEstimator estimator = new FlowEstimator();
+    private final long maxBindingFlows;
+    private final FlowEstimator estimator;
 
     public RefinedEvaluator() {
         this(new HeuristicEvaluator(), DEFAULT_BUDGET);
     }
 
     public RefinedEvaluator(HeuristicEvaluator heuristic, int budget) {
-        if (budget < 1) {
-            throw new IllegalArgumentException("budget must be positive: " + budget);
+        this(heuristic, budget, Long.MAX_VALUE, new FlowEstimator());
+    }
+
+    public RefinedEvaluator(HeuristicEvaluator heuristic, int budget, long maxBindingFlows, FlowEstimator estimator) {
+        if (budget < 1 || maxBindingFlows < 1) {
+            throw new IllegalArgumentException(
+                    "budget and maxBindingFlows must be positive: " + budget + ", " + maxBindingFlows);
         }
         this.heuristic = heuristic;
         this.budget = budget;
+        this.maxBindingFlows = maxBindingFlows;
+        this.estimator = estimator;
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
+        long flows = Math.max(1, query.query().flows().size());
+        int runs = (int) Math.max(1, Math.min(budget, maxBindingFlows / flows));
         Search search = new Search(
-                query, state, heuristic.evaluate(query, state).binding().values());
+                query,
+                state,
+                heuristic.evaluate(query, state, deadline).binding().values(),
+                runs,
+                deadline);
         // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
         // held by another whose alternatives are all worse on their own.
         while (search.improveOneVariable() || search.improveTwoVariables()) {
@@ -53,16 +70,20 @@ public final class RefinedEvaluator implements Evaluator {
         private final QueryModel query;
         private final ClusterState state;
         private final List<QueryModel.Variable> variables;
+        private final int budget;
+        private final Deadline deadline;
         private Map<String, String> current;
         private double cost;
         private int runs;
 
-        Search(QueryModel query, ClusterState state, Map<String, String> start) {
+        Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
             this.query = query;
             this.state = state;
             this.variables = query.variables();
+            this.budget = budget;
+            this.deadline = deadline;
             this.current = new HashMap<>(start);
-            this.cost = FlowEvaluator.cost(estimator, query, new Binding(current), state);
+            this.cost = FlowEvaluator.cost(estimator, query, new Binding(current), state, deadline);
             this.runs = 1;
         }
 
@@ -100,7 +121,7 @@ public final class RefinedEvaluator implements Evaluator {
             if (runs >= budget || candidate.equals(current) || !distinct(candidate)) {
                 return false;
             }
-            double candidateCost = FlowEvaluator.cost(estimator, query, new Binding(candidate), state);
+            double candidateCost = FlowEvaluator.cost(estimator, query, new Binding(candidate), state, deadline);
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
