@@ -115,14 +115,19 @@ public final class QueryService {
                 ParserLimits.DEFAULT.maxExpressionOperators()));
         FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents());
         Semaphore processors = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), true);
-        Map<EvaluatorKind, Evaluator> unbound = Map.of(
-                EvaluatorKind.HEURISTIC, heuristic,
-                EvaluatorKind.FLOW, new FlowEvaluator(heuristic, estimator),
-                EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator),
+        // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow
+        // estimator can take up to their deadline, so they share the processors' permits.
+        evaluators.put(EvaluatorKind.HEURISTIC, heuristic);
+        evaluators.put(EvaluatorKind.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
+        evaluators.put(
+                EvaluatorKind.EXHAUSTIVE,
+                new ProcessorBound(new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator), processors));
+        evaluators.put(
                 EvaluatorKind.REFINED,
+                new ProcessorBound(
                         new RefinedEvaluator(
-                                heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator));
-        unbound.forEach((kind, evaluator) -> evaluators.put(kind, new ProcessorBound(evaluator, processors)));
+                                heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator),
+                        processors));
     }
 
     /**

@@ -106,8 +106,9 @@ class DeadlineUnderLoadTest {
             Thread.sleep(500);
             List<Future<Reply>> victims = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                victims.add(clients.submit(
-                        () -> post("127.0.0.4", "evaluator=flow&timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M")));
+                String evaluator = i % 2 == 0 ? "heuristic" : "flow";
+                victims.add(clients.submit(() -> post(
+                        "127.0.0.4", "evaluator=" + evaluator + "&timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M")));
             }
             for (Future<Reply> victim : victims) {
                 Reply reply = victim.get(30, TimeUnit.SECONDS);

@@ -15,13 +15,11 @@ import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.state.ClusterState;
-import org.cloudtalk.server.state.HostLoad;
 
 /**
  * The flow-level estimator (§4): a fluid simulation in which the flows of a bound query share the capacity the
  * hosts have left (background use is inelastic) max-min fairly, as if bottlenecks were only at the hosts' links and
- * disks (a full-bisection core). A network flow uses its source's transmit and its destination's receive capacity; a
- * disk flow its host's disk read or write capacity; a flow between a host and itself uses nothing.
+ * disks (a full-bisection core); {@link HostResources} says which resources a flow uses.
  *
  * <p>Restrictions: {@code rate} caps a flow's rate (re-evaluated with the current rates until they stabilise);
  * flows whose rates refer to each other in a cycle ({@code f1 ... rate r(f2)}, {@code f2 ... rate r(f1)}) run at one
@@ -123,17 +121,7 @@ public final class FlowEstimator {
                 flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow.position() - 1));
                 String source = model.resolve(flow.source(), binding);
                 String destination = model.resolve(flow.destination(), binding);
-                List<String> used = new ArrayList<>();
-                if (source.equals(QueryModel.DISK)) {
-                    used.add(destination + " disk-read");
-                } else if (destination.equals(QueryModel.DISK)) {
-                    used.add(source + " disk-write");
-                } else if (!source.equals(destination)) {
-                    if (!source.equals(QueryModel.UNKNOWN_SOURCE)) {
-                        used.add(source + " tx");
-                    }
-                    used.add(destination + " rx");
-                }
+                List<String> used = HostResources.used(source, destination);
                 resources[f] = new int[used.size()];
                 for (int i = 0; i < used.size(); i++) {
                     String resource = used.get(i);
@@ -141,7 +129,7 @@ public final class FlowEstimator {
                     if (id == null) {
                         id = capacities.size();
                         resourceIds.put(resource, id);
-                        capacities.add(available(state, resource));
+                        capacities.add(HostResources.available(state, resource));
                     }
                     resources[f][i] = id;
                 }
@@ -217,21 +205,6 @@ public final class FlowEstimator {
                     .forEach(list ->
                             result.add(list.stream().mapToInt(Integer::intValue).toArray()));
             return result.toArray(int[][]::new);
-        }
-
-        private static double available(ClusterState state, String resource) {
-            int space = resource.lastIndexOf(' ');
-            String host = resource.substring(0, space);
-            if (host.equals(QueryModel.DISK)) {
-                return LOCAL_RATE;
-            }
-            HostLoad load = state.load(host);
-            return switch (resource.substring(space + 1)) {
-                case "tx" -> load.txAvailable();
-                case "rx" -> load.rxAvailable();
-                case "disk-read" -> load.diskReadAvailable();
-                default -> load.diskWriteAvailable();
-            };
         }
 
         FlowEstimate run(int maxEvents) {

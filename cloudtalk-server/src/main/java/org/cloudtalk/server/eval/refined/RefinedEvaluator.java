@@ -19,10 +19,13 @@ import org.cloudtalk.server.state.ClusterState;
  * (swapping with the variable that holds it, to keep values distinct), or two variables at once, whenever that
  * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
  * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
- * scores times the flows each estimate simulates.
+ * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
+ * resource's known bytes over its available rate) leaves room to beat the current binding.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
+    /** Lower bounds are cheap: up to this many per estimator run of the budget before the search stops. */
+    private static final int BOUNDS_PER_RUN = 50;
 
     private final HeuristicEvaluator heuristic;
     private final int budget;
@@ -74,7 +77,9 @@ public final class RefinedEvaluator implements Evaluator {
         private final Deadline deadline;
         private Map<String, String> current;
         private double cost;
+        private final CompletionBound bound;
         private int runs;
+        private int bounded;
 
         Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
             this.query = query;
@@ -85,6 +90,7 @@ public final class RefinedEvaluator implements Evaluator {
             this.current = new HashMap<>(start);
             this.cost = FlowEvaluator.cost(estimator, query, new Binding(current), state, deadline);
             this.runs = 1;
+            this.bound = new CompletionBound(query);
         }
 
         boolean improveOneVariable() {
@@ -118,8 +124,18 @@ public final class RefinedEvaluator implements Evaluator {
 
         /** Adopts {@code candidate} if it is new and finishes sooner; false when it does not or the budget is spent. */
         private boolean tryBinding(Map<String, String> candidate) {
-            if (runs >= budget || candidate.equals(current) || !distinct(candidate)) {
+            if (runs >= budget
+                    || bounded >= budget * BOUNDS_PER_RUN
+                    || candidate.equals(current)
+                    || !distinct(candidate)) {
                 return false;
+            }
+            bounded++;
+            deadline.check();
+            // Relaxed by the acceptance margin so that rounding in the estimator can never make a pruned binding
+            // the better one.
+            if (bound.of(candidate, state) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
+                return false; // it cannot finish sooner than the current binding: no need to estimate it
             }
             double candidateCost = FlowEvaluator.cost(estimator, query, new Binding(candidate), state, deadline);
             runs++;
