@@ -19,46 +19,93 @@ import org.cloudtalk.server.state.ClusterState;
  * available, so the task takes at least the busiest resource's bytes over its available rate. The estimator's answer
  * is never below it (rates, transfer bounds and starts only slow flows down), so a binding whose bound is no better
  * than the best found need not be estimated.
+ *
+ * <p>Not thread-safe (scratch arrays): one per search.
  */
 final class CompletionBound {
-    /** A flow with a size known up front: its endpoints' keys (variables or literal endpoints) and its bytes. */
-    private record SizedFlow(String source, String destination, double bytes) {}
+    private static final int KINDS = HostResources.Kind.values().length;
 
-    private final QueryModel query;
-    private final List<SizedFlow> flows = new ArrayList<>();
+    /** Bytes/s available on each value's resources: index {@code value * KINDS + kind}. */
+    private final double[] available;
+    /** For each flow of known size: where its endpoints are (a variable, or a literal's value id), and its bytes. */
+    private final int[] sourceVariable;
 
-    CompletionBound(QueryModel query) {
-        this.query = query;
+    private final int[] sourceValue;
+    private final int[] destinationVariable;
+    private final int[] destinationValue;
+    private final double[] bytes;
+    private final BindingSpace space;
+    // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
+    private final double[] load;
+    private final int[] touched;
+
+    CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
+        this.space = space;
+        available = new double[space.valueCount() * KINDS];
+        for (int value = 0; value < space.valueCount(); value++) {
+            for (HostResources.Kind kind : HostResources.Kind.values()) {
+                available[value * KINDS + kind.ordinal()] = HostResources.available(state, space.value(value), kind);
+            }
+        }
         List<Flow> all = query.query().flows();
         Map<String, Flow> byName = new HashMap<>();
         all.forEach(flow -> flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow)));
+        List<Flow> sized = new ArrayList<>();
+        List<Double> sizes = new ArrayList<>();
         for (Flow flow : all) {
-            double bytes = constantSize(flow, all, byName, 0);
-            if (bytes > 0) {
-                flows.add(new SizedFlow(QueryModel.key(flow.source()), QueryModel.key(flow.destination()), bytes));
+            double size = constantSize(flow, all, byName, 0);
+            if (size > 0) {
+                sized.add(flow);
+                sizes.add(size);
             }
         }
+        Map<String, Integer> variableIndex = new HashMap<>();
+        List<QueryModel.Variable> variables = query.variables();
+        for (int v = 0; v < variables.size(); v++) {
+            variableIndex.put(variables.get(v).name(), v);
+        }
+        int count = sized.size();
+        sourceVariable = new int[count];
+        sourceValue = new int[count];
+        destinationVariable = new int[count];
+        destinationValue = new int[count];
+        bytes = new double[count];
+        for (int f = 0; f < count; f++) {
+            String source = QueryModel.key(sized.get(f).source());
+            String destination = QueryModel.key(sized.get(f).destination());
+            sourceVariable[f] = variableIndex.getOrDefault(source, -1);
+            sourceValue[f] = sourceVariable[f] < 0 ? space.idOf(source) : -1;
+            destinationVariable[f] = variableIndex.getOrDefault(destination, -1);
+            destinationValue[f] = destinationVariable[f] < 0 ? space.idOf(destination) : -1;
+            bytes[f] = sizes.get(f);
+        }
+        load = new double[available.length];
+        touched = new int[2 * count];
     }
 
     /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */
-    double of(Map<String, String> binding, ClusterState state) {
-        Map<String, Double> bytes = new HashMap<>();
-        for (SizedFlow flow : flows) {
-            for (String resource :
-                    HostResources.used(resolve(flow.source(), binding), resolve(flow.destination(), binding))) {
-                bytes.merge(resource, flow.bytes(), Double::sum);
+    double of(int[] binding) {
+        int used = 0;
+        for (int f = 0; f < bytes.length; f++) {
+            int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
+            int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
+            for (HostResources.Use use : HostResources.uses(space.value(source), space.value(destination))) {
+                int resource = (use.onSource() ? source : destination) * KINDS
+                        + use.kind().ordinal();
+                if (load[resource] == 0) {
+                    touched[used++] = resource;
+                }
+                load[resource] += bytes[f];
             }
         }
         double bound = 0;
-        for (Map.Entry<String, Double> entry : bytes.entrySet()) {
-            double available = HostResources.available(state, entry.getKey());
-            bound = Math.max(bound, available > 0 ? entry.getValue() / available : Double.POSITIVE_INFINITY);
+        for (int i = 0; i < used; i++) {
+            int resource = touched[i];
+            double rate = available[resource];
+            bound = Math.max(bound, rate > 0 ? load[resource] / rate : Double.POSITIVE_INFINITY);
+            load[resource] = 0;
         }
         return bound;
-    }
-
-    private String resolve(String key, Map<String, String> binding) {
-        return query.isVariable(key) ? binding.get(key) : key;
     }
 
     /** A flow's size if it is a constant expression (numbers and other flows' constant sizes); NaN otherwise. */

@@ -1,7 +1,6 @@
 package org.cloudtalk.server.eval.refined;
 
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalDouble;
 import org.cloudtalk.server.deadline.Deadline;
@@ -20,12 +19,15 @@ import org.cloudtalk.server.state.ClusterState;
  * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
  * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
  * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
- * resource's known bytes over its available rate) leaves room to beat the current binding.
+ * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
+ * only each variable's few most promising candidates by that bound.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
     /** Lower bounds are cheap: up to this many per estimator run of the budget before the search stops. */
     private static final int BOUNDS_PER_RUN = 50;
+    /** Candidates per variable the pair neighbourhood combines. */
+    private static final int PAIR_CANDIDATES = 8;
 
     private final HeuristicEvaluator heuristic;
     private final int budget;
@@ -66,37 +68,37 @@ public final class RefinedEvaluator implements Evaluator {
         while (search.improveOneVariable() || search.improveTwoVariables()) {
             // keep going until neither neighbourhood helps or the budget is spent
         }
-        return new Evaluation(new Binding(search.current), OptionalDouble.of(search.cost));
+        return new Evaluation(new Binding(search.space.toMap(search.current)), OptionalDouble.of(search.cost));
     }
 
     private final class Search {
         private final QueryModel query;
         private final ClusterState state;
-        private final List<QueryModel.Variable> variables;
+        private final BindingSpace space;
+        private final CompletionBound bound;
         private final int budget;
         private final Deadline deadline;
-        private Map<String, String> current;
+        private int[] current;
         private double cost;
-        private final CompletionBound bound;
         private int runs;
         private int bounded;
 
         Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
             this.query = query;
             this.state = state;
-            this.variables = query.variables();
+            this.space = new BindingSpace(query);
+            this.bound = new CompletionBound(query, space, state);
             this.budget = budget;
             this.deadline = deadline;
-            this.current = new HashMap<>(start);
-            this.cost = FlowEvaluator.cost(estimator, query, new Binding(current), state, deadline);
+            this.current = space.of(start);
+            this.cost = FlowEvaluator.cost(estimator, query, new Binding(start), state, deadline);
             this.runs = 1;
-            this.bound = new CompletionBound(query);
         }
 
         boolean improveOneVariable() {
-            for (QueryModel.Variable variable : variables) {
-                for (String candidate : variable.candidates()) {
-                    if (tryBinding(move(variables, current, variable, candidate))) {
+            for (int v = 0; v < space.variableCount(); v++) {
+                for (int candidate : space.candidates(v)) {
+                    if (tryBinding(space.move(current, v, candidate))) {
                         return true;
                     }
                 }
@@ -105,14 +107,19 @@ public final class RefinedEvaluator implements Evaluator {
         }
 
         boolean improveTwoVariables() {
-            for (int i = 0; i < variables.size(); i++) {
-                for (int j = i + 1; j < variables.size(); j++) {
-                    QueryModel.Variable first = variables.get(i);
-                    QueryModel.Variable second = variables.get(j);
-                    for (String a : first.candidates()) {
-                        Map<String, String> movedFirst = move(variables, current, first, a);
-                        for (String b : second.candidates()) {
-                            if (tryBinding(move(variables, movedFirst, second, b))) {
+            int[][] promising = new int[space.variableCount()][];
+            for (int v = 0; v < promising.length; v++) {
+                promising[v] = promising(v);
+            }
+            for (int first = 0; first < space.variableCount(); first++) {
+                for (int second = first + 1; second < space.variableCount(); second++) {
+                    for (int a : promising[first]) {
+                        int[] movedFirst = space.move(current, first, a);
+                        if (movedFirst == null) {
+                            continue;
+                        }
+                        for (int b : promising[second]) {
+                            if (tryBinding(space.move(movedFirst, second, b))) {
                                 return true;
                             }
                         }
@@ -122,22 +129,54 @@ public final class RefinedEvaluator implements Evaluator {
             return false;
         }
 
-        /** Adopts {@code candidate} if it is new and finishes sooner; false when it does not or the budget is spent. */
-        private boolean tryBinding(Map<String, String> candidate) {
-            if (runs >= budget
+        /**
+         * The variable's {@value #PAIR_CANDIDATES} candidates whose move alone leaves the lowest bound: pairs are
+         * tried among these only, so the pair neighbourhood costs the same whether a variable has 10 or 1,000
+         * candidates.
+         */
+        private int[] promising(int variable) {
+            int[] candidates = space.candidates(variable);
+            if (candidates.length <= PAIR_CANDIDATES) {
+                return candidates;
+            }
+            double[] bounds = new double[candidates.length];
+            Integer[] order = new Integer[candidates.length];
+            for (int i = 0; i < candidates.length; i++) {
+                int[] moved = space.move(current, variable, candidates[i]);
+                bounds[i] = moved == null ? Double.POSITIVE_INFINITY : bound.of(moved);
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
+            int[] best = new int[PAIR_CANDIDATES];
+            for (int i = 0; i < best.length; i++) {
+                best[i] = candidates[order[i]];
+            }
+            return best;
+        }
+
+        /**
+         * Adopts {@code candidate} (null: an illegal move) if it is new and finishes sooner; false when it does not
+         * or the budget is spent.
+         */
+        private boolean tryBinding(int[] candidate) {
+            if (candidate == null
+                    || runs >= budget
                     || bounded >= budget * BOUNDS_PER_RUN
-                    || candidate.equals(current)
-                    || !distinct(candidate)) {
+                    || Arrays.equals(candidate, current)
+                    || !space.distinct(candidate)) {
                 return false;
             }
             bounded++;
-            deadline.check();
+            if ((bounded & 63) == 0) {
+                deadline.check();
+            }
             // Relaxed by the acceptance margin so that rounding in the estimator can never make a pruned binding
             // the better one.
-            if (bound.of(candidate, state) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
+            if (bound.of(candidate) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
                 return false; // it cannot finish sooner than the current binding: no need to estimate it
             }
-            double candidateCost = FlowEvaluator.cost(estimator, query, new Binding(candidate), state, deadline);
+            double candidateCost =
+                    FlowEvaluator.cost(estimator, query, new Binding(space.toMap(candidate)), state, deadline);
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
@@ -146,37 +185,5 @@ public final class RefinedEvaluator implements Evaluator {
             }
             return false;
         }
-
-        private boolean distinct(Map<String, String> binding) {
-            java.util.Set<String> taken = new java.util.HashSet<>();
-            for (QueryModel.Variable variable : variables) {
-                if (!variable.shared() && !taken.add(binding.get(variable.name()))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
-    /** {@code variable} takes {@code candidate}; a non-shared variable holding it takes the old value instead. */
-    private static Map<String, String> move(
-            List<QueryModel.Variable> variables,
-            Map<String, String> binding,
-            QueryModel.Variable variable,
-            String candidate) {
-        Map<String, String> moved = new HashMap<>(binding);
-        String old = moved.put(variable.name(), candidate);
-        if (!variable.shared()) {
-            for (QueryModel.Variable other : variables) {
-                if (other != variable && !other.shared() && candidate.equals(moved.get(other.name()))) {
-                    if (other.candidates().contains(old)) {
-                        moved.put(other.name(), old);
-                    } else {
-                        return binding; // the holder cannot take our old value: not a legal move
-                    }
-                }
-            }
-        }
-        return moved;
     }
 }

@@ -40,7 +40,8 @@ class CompletionBoundTest {
             for (int v = 0; v < 4; v++) {
                 binding.put(String.valueOf((char) ('A' + v)), shuffled.get(v));
             }
-            double bound = new CompletionBound(query).of(binding, state);
+            BindingSpace space = new BindingSpace(query);
+            double bound = new CompletionBound(query, space, state).of(space.of(binding));
             double estimated =
                     estimator.estimate(query, new Binding(binding), state).completionSeconds();
             assertThat(bound).as("state %d", i).isPositive().isLessThanOrEqualTo(estimated * (1 + 1e-12));
@@ -54,7 +55,8 @@ class CompletionBoundTest {
         // f1 and f3 both read 10.9.0.1's disk (50e6 bytes/s left): 200 MiB through it take 4.19 s at least.
         QueryModel query = States.model(
                 "f1 disk -> 10.9.0.1 size 100M\nf2 10.9.0.2 -> 10.9.0.3 size 1M\nf3 disk -> 10.9.0.1 size sz(f1)");
-        assertThat(new CompletionBound(query).of(Map.of(), new ClusterState(Coupled.hosts())))
+        BindingSpace space = new BindingSpace(query);
+        assertThat(new CompletionBound(query, space, new ClusterState(Coupled.hosts())).of(space.of(Map.of())))
                 .isCloseTo(200 * States.MIB / 50e6, within(1e-9));
     }
 }
