@@ -108,6 +108,43 @@ final class CompletionBound {
         return bound;
     }
 
+    /**
+     * How long {@code value}'s own resources would take to carry {@code variable}'s flows of known size if it took
+     * that value, whatever the other variables are bound to: a way to rank a variable's candidates, not a bound on
+     * the task.
+     */
+    double atValue(int variable, int value) {
+        double[] kinds = new double[KINDS];
+        for (int f = 0; f < bytes.length; f++) {
+            boolean isSource = sourceVariable[f] == variable;
+            boolean isDestination = destinationVariable[f] == variable;
+            if (!isSource && !isDestination) {
+                continue;
+            }
+            String source = isSource ? space.value(value) : other(sourceVariable[f], sourceValue[f]);
+            String destination =
+                    isDestination ? space.value(value) : other(destinationVariable[f], destinationValue[f]);
+            for (HostResources.Use use : HostResources.uses(source, destination)) {
+                if (use.onSource() ? isSource : isDestination) {
+                    kinds[use.kind().ordinal()] += bytes[f];
+                }
+            }
+        }
+        double time = 0;
+        for (int kind = 0; kind < KINDS; kind++) {
+            if (kinds[kind] > 0) {
+                double rate = available[value * KINDS + kind];
+                time = Math.max(time, rate > 0 ? kinds[kind] / rate : Double.POSITIVE_INFINITY);
+            }
+        }
+        return time;
+    }
+
+    /** The other end of a flow: a literal's value, or for another variable a host that is none of the values. */
+    private String other(int variable, int literal) {
+        return variable >= 0 ? "another host" : space.value(literal);
+    }
+
     /** A flow's size if it is a constant expression (numbers and other flows' constant sizes); NaN otherwise. */
     private static double constantSize(Flow flow, List<Flow> all, Map<String, Flow> byName, int depth) {
         Optional<Expression> size = flow.attribute(Attribute.SIZE);

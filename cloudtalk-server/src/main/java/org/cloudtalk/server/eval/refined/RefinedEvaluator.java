@@ -20,7 +20,7 @@ import org.cloudtalk.server.state.ClusterState;
  * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
  * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
  * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
- * only each variable's few most promising candidates by that bound.
+ * only each variable's few candidates whose own resources suit its flows best.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
@@ -130,9 +130,9 @@ public final class RefinedEvaluator implements Evaluator {
         }
 
         /**
-         * The variable's {@value #PAIR_CANDIDATES} candidates whose move alone leaves the lowest bound: pairs are
-         * tried among these only, so the pair neighbourhood costs the same whether a variable has 10 or 1,000
-         * candidates.
+         * The variable's {@value #PAIR_CANDIDATES} candidates whose own resources would carry its flows soonest
+         * ({@link CompletionBound#atValue}): pairs are tried among these only, so the pair neighbourhood costs the
+         * same whether a variable has 10 or 1,000 candidates.
          */
         private int[] promising(int variable) {
             int[] candidates = space.candidates(variable);
@@ -142,8 +142,7 @@ public final class RefinedEvaluator implements Evaluator {
             double[] bounds = new double[candidates.length];
             Integer[] order = new Integer[candidates.length];
             for (int i = 0; i < candidates.length; i++) {
-                int[] moved = space.move(current, variable, candidates[i]);
-                bounds[i] = moved == null ? Double.POSITIVE_INFINITY : bound.of(moved);
+                bounds[i] = bound.atValue(variable, candidates[i]);
                 order[i] = i;
             }
             Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
