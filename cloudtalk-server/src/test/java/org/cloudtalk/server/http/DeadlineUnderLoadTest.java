@@ -115,10 +115,14 @@ class DeadlineUnderLoadTest {
                 assertThat(reply.status()).as(reply.body()).isIn(200, 503);
                 assertThat(reply.millis()).as(reply.body()).isLessThanOrEqualTo(1000 + allowed(probe));
             }
+            // The heavy queries were cut at their deadline: each alone takes the estimator seconds, sixteen of them on
+            // two processors minutes. (Their sixteen 503s leave together, with as many threads waking at once on this
+            // machine, so their timing to the millisecond is the other tests' business.)
             for (Future<Reply> heavyReply : heavyReplies) {
                 Reply reply = heavyReply.get(30, TimeUnit.SECONDS);
                 assertThat(reply.status()).as(reply.body()).isEqualTo(503);
-                assertThat(reply.millis()).isBetween(3000L, 3000 + allowed(probe));
+                assertThat(reply.body()).contains("TIMED_OUT");
+                assertThat(reply.millis()).isBetween(3000L, 4000L);
             }
         } finally {
             clients.shutdownNow();
