@@ -49,6 +49,7 @@ class DeadlineUnderLoadTest {
 
     static CloudTalkServer server;
     static int port;
+    static Path statusFile;
 
     @BeforeAll
     static void start() throws Exception {
@@ -69,6 +70,7 @@ class DeadlineUnderLoadTest {
                                                                                 .txCapacity())
                                                 + " \"diskReadCapacityBytesPerSecond\": 1e9, \"diskWriteCapacityBytesPerSecond\": 1e9}")
                         .collect(Collectors.joining(",", "{\"hosts\": {", "}}")));
+        statusFile = status;
         server = CloudTalkServer.start(ServerConfig.from(Map.of("status.file", status.toString(), "port", "0")));
         port = server.localAddress().getPort();
         // One answer end to end first, so that the timings below are not those of classes loading on first use.
@@ -129,12 +131,45 @@ class DeadlineUnderLoadTest {
         }
     }
 
+    @Test
+    void aSmallerShareOfWorkersPerTenantLeavesWorkersForTheOthers() throws Exception {
+        String heavy = Coupled.rateChain(300);
+        ExecutorService clients = Executors.newCachedThreadPool();
+        try (CloudTalkServer shared = CloudTalkServer.start(ServerConfig.from(Map.of(
+                "status.file", statusFile.toString(), "port", "0", "workers", "8", "workers.per.tenant", "3")))) {
+            int sharedPort = shared.localAddress().getPort();
+            List<Future<Reply>> heavyReplies = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String tenant = i % 2 == 0 ? "127.0.0.2" : "127.0.0.3";
+                heavyReplies.add(
+                        clients.submit(() -> post(sharedPort, tenant, "evaluator=flow&timeoutMs=3000", heavy)));
+            }
+            Thread.sleep(500);
+            // A fourth query of a tenant that has three in progress is refused at once.
+            assertThat(post(sharedPort, "127.0.0.2", "evaluator=flow&timeoutMs=3000", heavy)
+                            .status())
+                    .isEqualTo(429);
+            // Two of the eight workers are left: another tenant's heuristic query is answered, not timed out.
+            Reply reply = post(sharedPort, "127.0.0.4", "timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M");
+            assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+            for (Future<Reply> heavyReply : heavyReplies) {
+                assertThat(heavyReply.get(30, TimeUnit.SECONDS).status()).isEqualTo(503);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
     /** A response: status, body, and the time from sending the request to reading the whole response. */
     record Reply(int status, String body, long millis) {}
 
     /** One POST /v1/query from the given local address, on a connection of its own. */
     static Reply post(String from, String parameters, String query) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port, InetAddress.getByName(from), 0)) {
+        return post(port, from, parameters, query);
+    }
+
+    static Reply post(int serverPort, String from, String parameters, String query) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", serverPort, InetAddress.getByName(from), 0)) {
             socket.setSoTimeout(30_000);
             byte[] body = query.getBytes(StandardCharsets.UTF_8);
             byte[] request = ("POST /v1/query?" + parameters + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length
