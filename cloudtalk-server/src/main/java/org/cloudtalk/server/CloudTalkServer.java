@@ -111,8 +111,7 @@ public final class CloudTalkServer implements AutoCloseable {
                     return thread;
                 });
         ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
-        // No tenant may hold more than half the workers, so one busy tenant always leaves room for the others.
-        Admission admission = new Admission(config.limits(), Math.max(1, config.workers() / 2));
+        Admission admission = new Admission(config.limits(), config.workersPerTenant());
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
         Warmup.run(WARM_UP);
         HttpApiServer api = HttpApiServer.start(

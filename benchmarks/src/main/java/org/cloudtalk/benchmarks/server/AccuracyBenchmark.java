@@ -40,6 +40,12 @@ public final class AccuracyBenchmark {
     private AccuracyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("shapes")) {
+            ShapesBenchmark.run(
+                    args.length > 1 ? Integer.parseInt(args[1]) : 200,
+                    args.length > 2 ? Long.parseLong(args[2]) : 20261125L);
+            return;
+        }
         int states = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 20261120L;
         List<String> hosts = new ArrayList<>();
@@ -59,7 +65,7 @@ public final class AccuracyBenchmark {
             throws Exception {
         List<ClusterState> generated = new ArrayList<>(states);
         for (int i = 0; i < states; i++) {
-            generated.add(state(random, hosts, bimodal));
+            generated.add(new ClusterState(state(random, hosts, bimodal, false)));
         }
         long[] seeds = random.longs(states).toArray();
         double[][] ratios = new double[3][states];
@@ -158,7 +164,7 @@ public final class AccuracyBenchmark {
         };
     }
 
-    private static double optimalThroughput(ClusterState state, List<String> hosts) {
+    static double optimalThroughput(ClusterState state, List<String> hosts) {
         double best = 0;
         for (String a : hosts) {
             double tx1 = state.load(a).txAvailable();
@@ -191,9 +197,13 @@ public final class AccuracyBenchmark {
         return FlowEvaluator.cost(estimator, query, binding, state);
     }
 
-    /** §5.1: equal capacities; each direction's background use uniform on 0-90%, or bimodal (0-10% or 80-90%). */
-    private static ClusterState state(Random random, List<String> hosts, boolean bimodal) {
+    /**
+     * §5.1: equal capacities; each direction's background use uniform on 0-90%, or bimodal (0-10% or 80-90%); disks
+     * ample and idle, or ({@code busyDisks}) of the network's capacity and as used.
+     */
+    static Map<String, HostLoad> state(Random random, List<String> hosts, boolean bimodal, boolean busyDisks) {
         Map<String, HostLoad> loads = new HashMap<>();
+        double disk = busyDisks ? CAPACITY : 10 * CAPACITY;
         for (String host : hosts) {
             loads.put(
                     host,
@@ -202,15 +212,15 @@ public final class AccuracyBenchmark {
                             use(random, bimodal),
                             CAPACITY,
                             use(random, bimodal),
-                            10 * CAPACITY,
-                            0,
-                            10 * CAPACITY,
-                            0));
+                            disk,
+                            busyDisks ? use(random, bimodal) : 0,
+                            disk,
+                            busyDisks ? use(random, bimodal) : 0));
         }
-        return new ClusterState(loads);
+        return loads;
     }
 
-    private static double use(Random random, boolean bimodal) {
+    static double use(Random random, boolean bimodal) {
         double fraction = bimodal
                 ? (random.nextBoolean() ? random.nextDouble() * 0.1 : 0.8 + random.nextDouble() * 0.1)
                 : random.nextDouble() * 0.9;

@@ -43,7 +43,8 @@ public record ServerConfig(
         int workers,
         int workerQueue,
         Optional<Topology> topology,
-        PacketSettings packet) {
+        PacketSettings packet,
+        int workersPerTenant) {
     public static final int DEFAULT_PORT = 7480;
     /**
      * Long enough for a daemon on a busy host, or the first query after a start: with 10 ms, queries were answered as
@@ -75,13 +76,16 @@ public record ServerConfig(
             "limits.exhaustive.bindings",
             "limits.queries.per.second",
             "limits.burst",
+            "limits.binding.flows",
+            "limits.estimator.events",
             "workers",
             "workers.queue",
             "topology.file",
             "packet.simulator",
             "packet.bindings",
             "packet.budget.ms",
-            "packet.parallelism");
+            "packet.parallelism",
+            "workers.per.tenant");
 
     /** Thrown for a configuration the server cannot start with. */
     public static final class ConfigException extends Exception {
@@ -125,7 +129,12 @@ public record ServerConfig(
                 (int) number(values, "limits.candidates", defaults.maxCandidates(), 1, 10_000_000),
                 number(values, "limits.exhaustive.bindings", defaults.maxExhaustiveBindings(), 1, 1_000_000_000),
                 number(values, "limits.queries.per.second", (long) defaults.queriesPerSecond(), 1, 10_000_000),
-                (int) number(values, "limits.burst", defaults.burst(), 1, 10_000_000));
+                (int) number(values, "limits.burst", defaults.burst(), 1, 10_000_000),
+                number(values, "limits.binding.flows", defaults.maxBindingFlows(), 1, 1_000_000_000_000L),
+                (int) number(values, "limits.estimator.events", defaults.maxEstimatorEvents(), 1, 100_000_000));
+        int workers = (int) number(values, "workers", 16, 1, 1024);
+        // By default no tenant may hold more than half the workers, so one busy tenant leaves room for the others.
+        int workersPerTenant = (int) number(values, "workers.per.tenant", Math.max(1, workers / 2), 1, workers);
         return new ServerConfig(
                 new InetSocketAddress(
                         address(values, "bind", "127.0.0.1"), (int) number(values, "port", DEFAULT_PORT, 0, 65_535)),
@@ -150,7 +159,7 @@ public record ServerConfig(
                         (int) number(values, "sampling.threshold", Sampling.DEFAULT.threshold(), 1, 1_000_000),
                         (int) number(values, "sampling.size", Sampling.DEFAULT.sampleSize(), 1, 1_000_000)),
                 limits,
-                (int) number(values, "workers", 16, 1, 1024),
+                workers,
                 (int) number(values, "workers.queue", 1024, 1, 1_000_000),
                 topology,
                 new PacketSettings(
@@ -164,7 +173,8 @@ public record ServerConfig(
                                 "packet.parallelism",
                                 Runtime.getRuntime().availableProcessors(),
                                 1,
-                                256)));
+                                256)),
+                workersPerTenant);
     }
 
     private static Optional<Topology> topology(Map<String, String> values) throws ConfigException {

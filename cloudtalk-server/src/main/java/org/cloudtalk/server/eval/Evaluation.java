@@ -7,13 +7,18 @@ import java.util.OptionalDouble;
 
 /**
  * An evaluator's answer: the binding, and the flow estimator's completion time for it in seconds where the query has
- * finite flows (empty when every flow is endless, or the evaluator did not estimate); {@code notes} say what the
- * answer rests on when that is not the whole search (e.g. a budget cut it short).
+ * finite flows that can all complete (empty when every flow is endless, when some finite flow can never complete, or
+ * when the evaluator did not estimate); {@code notes} say what the answer rests on when that is not the whole search
+ * (e.g. a budget cut it short).
  */
 public record Evaluation(Binding binding, OptionalDouble completionSeconds, List<String> notes) {
     public Evaluation {
         requireNonNull(binding, "binding is null");
         requireNonNull(completionSeconds, "completionSeconds is null");
+        if (completionSeconds.isPresent() && !Double.isFinite(completionSeconds.getAsDouble())) {
+            // "Never" is no number of seconds: the API documents it as null.
+            completionSeconds = OptionalDouble.empty();
+        }
         notes = List.copyOf(notes);
     }
 

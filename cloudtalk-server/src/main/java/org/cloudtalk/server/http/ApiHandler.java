@@ -20,9 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryRejectedException;
 import org.cloudtalk.server.query.QueryService;
@@ -58,6 +60,12 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         this.workers = requireNonNull(workers, "workers is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
+        // Build one 503 now: the first would otherwise load and link the JSON writer on the event loop, at a
+        // deadline, while the workers hold the processors (measured: half a second under load).
+        timedOut(new QueryService.Options(
+                        "warm-up", QueryService.EvaluatorKind.HEURISTIC, false, defaultTimeout, false))
+                .response()
+                .release();
     }
 
     ServerMetrics metrics() {
@@ -141,19 +149,35 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                             HttpResponseStatus.TOO_MANY_REQUESTS, e.reason().name(), e.getMessage()));
             return;
         }
+        // The clock starts now: time spent waiting for a worker counts against the deadline.
+        Deadline deadline = Deadline.after(options.timeout());
         String text = request.content().toString(StandardCharsets.UTF_8);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
+        OnceReply reply = new OnceReply(ctx, keepAlive);
+        // Answered 503 at the deadline from the event loop, whether the query is still queued or running.
+        reply.sendAt(deadline, () -> count(timedOut(options), start));
         try {
             workers.execute(() -> {
-                FullHttpResponse response;
+                FullHttpResponse response = null;
                 try (ticket) {
-                    response = answer(text, options, start);
+                    if (reply.isClaimed()) {
+                        return; // its deadline passed while it waited for a worker: answered 503, not run at all
+                    }
+                    Outcome outcome = answer(text, options, deadline);
+                    if (reply.claim()) {
+                        response = count(outcome, start);
+                    } else {
+                        outcome.response().release();
+                    }
                 }
                 // Released before the answer leaves: a client that sends its next query as soon as it has the answer
                 // must not find its previous one still counted against its in-flight cap.
-                ctx.writeAndFlush(withConnection(response, keepAlive));
+                if (response != null) {
+                    reply.write(response);
+                }
             });
         } catch (RejectedExecutionException e) {
+            reply.claim(); // answered below, not by the timer
             ticket.close();
             metrics.query("overloaded", System.nanoTime() - start);
             respond(
@@ -166,20 +190,16 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
     }
 
-    private FullHttpResponse answer(String text, QueryService.Options options, long start) {
+    /** A response to send and what it counts as in the metrics, once it is the one sent. */
+    private record Outcome(FullHttpResponse response, String label, Optional<QueryService.Answer> answer) {}
+
+    private Outcome answer(String text, QueryService.Options options, Deadline deadline) {
         try {
-            QueryService.Answer answer = service.answer(text, options);
-            metrics.status(answer.statusAsked(), answer.statusAnswered(), answer.statusReused(), answer.sampled());
-            if (answer.reservationFallback()) {
-                metrics.reservationFallback();
-            }
-            metrics.query("ok", System.nanoTime() - start);
-            return Responses.json(HttpResponseStatus.OK, body(answer));
+            QueryService.Answer answer = service.answer(text, options, deadline);
+            return new Outcome(Responses.json(HttpResponseStatus.OK, body(answer)), "ok", Optional.of(answer));
         } catch (QueryException e) {
-            metrics.query("query_error", System.nanoTime() - start);
-            return Responses.queryErrors(e.errors());
+            return new Outcome(Responses.queryErrors(e.errors()), "query_error", Optional.empty());
         } catch (QueryRejectedException e) {
-            metrics.query(e.reason().name().toLowerCase(Locale.ROOT), System.nanoTime() - start);
             HttpResponseStatus status =
                     switch (e.reason()) {
                         case TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
@@ -187,19 +207,49 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                         case RATE_LIMITED -> HttpResponseStatus.TOO_MANY_REQUESTS;
                         case TIMED_OUT, UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
                     };
-            return Responses.error(status, e.reason().name(), e.getMessage());
+            return new Outcome(
+                    Responses.error(status, e.reason().name(), e.getMessage()),
+                    e.reason().name().toLowerCase(Locale.ROOT),
+                    Optional.empty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            metrics.query("unavailable", System.nanoTime() - start);
-            return Responses.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE", "the server is stopping");
+            return new Outcome(
+                    Responses.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE", "the server is stopping"),
+                    "unavailable",
+                    Optional.empty());
         } catch (RuntimeException e) {
             log.error("failed to answer a query", e);
-            metrics.query("internal_error", System.nanoTime() - start);
-            return Responses.error(
-                    HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    "INTERNAL",
-                    "the server could not answer; the cause is in its log");
+            return new Outcome(
+                    Responses.error(
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "INTERNAL",
+                            "the server could not answer; the cause is in its log"),
+                    "internal_error",
+                    Optional.empty());
         }
+    }
+
+    private static Outcome timedOut(QueryService.Options options) {
+        QueryRejectedException.Reason reason = QueryRejectedException.Reason.TIMED_OUT;
+        return new Outcome(
+                Responses.error(
+                        HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        reason.name(),
+                        "no answer within " + options.timeout().toMillis() + " ms"),
+                reason.name().toLowerCase(Locale.ROOT),
+                Optional.empty());
+    }
+
+    /** Counts the outcome that was sent; returns its response. */
+    private FullHttpResponse count(Outcome outcome, long start) {
+        outcome.answer().ifPresent(answer -> {
+            metrics.status(answer.statusAsked(), answer.statusAnswered(), answer.statusReused(), answer.sampled());
+            if (answer.reservationFallback()) {
+                metrics.reservationFallback();
+            }
+        });
+        metrics.query(outcome.label(), System.nanoTime() - start);
+        return outcome.response();
     }
 
     private static Map<String, Object> body(QueryService.Answer answer) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.cloudtalk.lang.ast.Endpoint;
@@ -19,12 +20,17 @@ import org.cloudtalk.lang.ast.VariableDeclaration;
 import org.cloudtalk.lang.parser.ParserLimits;
 import org.cloudtalk.lang.parser.QueryParser;
 import org.cloudtalk.lang.print.QueryPrinter;
+import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.deadline.DeadlineExceededException;
 import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
+import org.cloudtalk.server.eval.ProcessorBound;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
 import org.cloudtalk.server.eval.packet.PacketEvaluator;
@@ -95,6 +101,7 @@ public final class QueryService {
     private final Supplier<Random> randomness;
     private final QueryParser parser;
     private final Map<EvaluatorKind, Evaluator> evaluators = new HashMap<>();
+    private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
 
     public QueryService(
             StatusSource dynamicStatus,
@@ -165,11 +172,21 @@ public final class QueryService {
                 limits.maxQueryChars(),
                 ParserLimits.DEFAULT.maxNestingDepth(),
                 ParserLimits.DEFAULT.maxExpressionOperators()));
-        HeuristicEvaluator heuristic = new HeuristicEvaluator();
+        FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents());
+        Semaphore processors = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), true);
+        // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow
+        // estimator can take up to their deadline, so they share the processors' permits.
         evaluators.put(EvaluatorKind.HEURISTIC, heuristic);
-        evaluators.put(EvaluatorKind.FLOW, new FlowEvaluator(heuristic));
-        evaluators.put(EvaluatorKind.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings()));
-        evaluators.put(EvaluatorKind.REFINED, new RefinedEvaluator());
+        evaluators.put(EvaluatorKind.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
+        evaluators.put(
+                EvaluatorKind.EXHAUSTIVE,
+                new ProcessorBound(new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator), processors));
+        evaluators.put(
+                EvaluatorKind.REFINED,
+                new ProcessorBound(
+                        new RefinedEvaluator(
+                                heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator),
+                        processors));
         evaluators.put(EvaluatorKind.PACKET, new PacketEvaluator(packet));
     }
 
@@ -178,8 +195,27 @@ public final class QueryService {
      * @throws QueryRejectedException for one the server will not or cannot answer (why)
      */
     public Answer answer(String text, Options options) throws InterruptedException {
+        return answer(text, options, Deadline.after(options.timeout()));
+    }
+
+    /**
+     * Answers by {@code deadline}, which started when the request was admitted (time queued for a worker counts).
+     *
+     * @throws QueryRejectedException (TIMED_OUT) once the deadline has passed, checked between every step
+     */
+    public Answer answer(String text, Options options, Deadline deadline) throws InterruptedException {
+        try {
+            return answerBy(text, options, deadline);
+        } catch (DeadlineExceededException e) {
+            throw new QueryRejectedException(
+                    QueryRejectedException.Reason.TIMED_OUT,
+                    "no answer within " + options.timeout().toMillis() + " ms");
+        }
+    }
+
+    private Answer answerBy(String text, Options options, Deadline deadline) throws InterruptedException {
         long start = System.nanoTime();
-        long deadline = start + options.timeout().toNanos();
+        deadline.check();
         if (text.length() > limits.maxQueryChars()) {
             throw new QueryRejectedException(
                     QueryRejectedException.Reason.TOO_LARGE,
@@ -194,32 +230,30 @@ public final class QueryService {
         QueryModel shuffled = new QueryModel(TieBreaking.shuffle(query, random));
 
         StatusSource source = options.staticInfo() ? staticStatus : dynamicStatus;
-        long left = deadline - System.nanoTime();
-        Duration wait = Duration.ofNanos(Math.max(0, Math.min(gatherWait.toNanos(), left)));
+        deadline.check();
+        Duration left = deadline.remaining();
         Set<String> hosts = hosts(query);
-        StatusSource.Gathered gathered = source.gather(hosts, wait);
+        StatusSource.Gathered gathered = source.gather(hosts, left.compareTo(gatherWait) < 0 ? left : gatherWait);
+        deadline.check();
         Set<String> literal = literal(query);
 
         Evaluator evaluator = evaluators.get(options.evaluator());
-        HeuristicEvaluator heuristic = (HeuristicEvaluator) evaluators.get(EvaluatorKind.HEURISTIC);
         for (int attempt = 1; ; attempt++) {
             Reservations.Snapshot held = reservations.snapshot(hosts);
             ClusterState state = held.applyTo(gathered.state(), literal, HeuristicEvaluator.DEFAULT_WEIGHT);
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
             try {
-                evaluation = evaluator.evaluate(shuffled, state);
-                scores = options.explain() ? heuristic.explain(model, state) : Map.of();
+                evaluation = evaluator.evaluate(shuffled, state, deadline);
+                scores = options.explain() ? heuristic.explain(model, state, deadline) : Map.of();
+            } catch (CostLimitException e) {
+                throw new QueryRejectedException(QueryRejectedException.Reason.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
             } catch (SimulatorUnavailableException e) {
                 throw new QueryRejectedException(QueryRejectedException.Reason.UNAVAILABLE, e.getMessage());
             }
-            if (System.nanoTime() - deadline > 0) {
-                throw new QueryRejectedException(
-                        QueryRejectedException.Reason.TIMED_OUT,
-                        "no answer within " + options.timeout().toMillis() + " ms");
-            }
+            deadline.check();
             Map<String, ReservedLoad> load =
                     ReservedLoad.forAnswer(model, evaluation.binding(), gathered.state(), reservations.hold());
             boolean reserved = reservations.reserve(load, held, false);
@@ -260,6 +294,16 @@ public final class QueryService {
                         String.format(
                                 "exhaustive search over %.0f bindings is over the limit of %d",
                                 space, limits.maxExhaustiveBindings()));
+            }
+            // Each binding is one run of the estimator over every flow: the search costs their product.
+            double cost = space * Math.max(1, query.flows().size());
+            if (cost > limits.maxBindingFlows()) {
+                throw new QueryRejectedException(
+                        QueryRejectedException.Reason.OVER_LIMITS,
+                        String.format(
+                                "exhaustive search over %.0f bindings x %d flows = %.0f is over limits.binding.flows"
+                                        + " = %d",
+                                space, query.flows().size(), cost, limits.maxBindingFlows()));
             }
         }
     }

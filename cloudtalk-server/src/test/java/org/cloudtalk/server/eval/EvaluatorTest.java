@@ -2,6 +2,7 @@ package org.cloudtalk.server.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.cloudtalk.server.eval.States.MIB;
 import static org.cloudtalk.server.eval.States.host;
 import static org.cloudtalk.server.eval.States.idle;
@@ -86,6 +87,19 @@ class EvaluatorTest {
         assertThatThrownBy(() -> new ExhaustiveEvaluator(10).evaluate(query, States.state(Map.of())))
                 .isInstanceOf(EvaluationException.class)
                 .hasMessageContaining("exhaustive search over 16 bindings exceeds the limit of 10");
+    }
+
+    /** Issue 16: with rate-coupled pairs sharing X's link, the searches kept the worse X the estimator could settle. */
+    @Test
+    void searchesKeepTheBindingWhereCoupledPairsShareALink() {
+        QueryModel query = model("X = (10.9.0.4 10.9.0.3)\n" + Coupled.FLOWS.formatted("X", "X"));
+        ClusterState state = new ClusterState(Coupled.hosts());
+        for (Evaluator evaluator : List.of(exhaustive, new RefinedEvaluator())) {
+            Evaluation evaluation = evaluator.evaluate(query, state);
+            assertThat(evaluation.binding().valueOf("X")).isEqualTo("10.9.0.3");
+            // 10.9.0.4 would split its 60e6 bytes/s between the pairs: 100 MiB / 30e6 = 3.5 s.
+            assertThat(evaluation.completionSeconds().orElseThrow()).isCloseTo(2.097, within(1e-3));
+        }
     }
 
     /** §5.1: the heuristic is optimal for single-variable queries and for daisy chains from a fixed address. */

@@ -1,13 +1,17 @@
 package org.cloudtalk.server.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.cloudtalk.server.eval.States.MIB;
 import static org.cloudtalk.server.eval.States.host;
 import static org.cloudtalk.server.eval.States.idle;
 import static org.cloudtalk.server.eval.States.model;
 
+import java.time.Duration;
 import java.util.Map;
+import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.deadline.DeadlineExceededException;
 import org.cloudtalk.server.eval.flow.FlowEstimate;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.state.ClusterState;
@@ -43,6 +47,49 @@ class FlowEstimatorTest {
                 Map.of(A, new HostLoad(10 * MIB, 0, 10 * MIB, 0, 5 * MIB, 0, 5 * MIB, 0), B, idle(10 * MIB)));
         assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(20, within(1e-6));
         assertThat(estimate.flowEndSeconds().get(1)).isCloseTo(20, within(1e-6));
+    }
+
+    /**
+     * Issue 16: two rate-coupled pairs share 10.9.0.3's receive link. Filled as groups, f1-f2 stop at 10.9.0.1's
+     * disk (150e6 - 100e6 bytes/s in use) and f3-f4 take the rest of the link, 75e6; filled flow by flow, the pairs'
+     * rates swapped every pass and one flow ended up held to a finished partner's rate of 0.
+     */
+    @Test
+    void rateCoupledPairsSharingALinkSettleAsGroups() {
+        FlowEstimate estimate = estimate(Coupled.FLOWS.formatted("10.9.0.3", "10.9.0.3"), Coupled.hosts());
+        double size = 100 * MIB;
+        assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(size / 50e6, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(1)).isCloseTo(size / 50e6, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(2)).isCloseTo(size / 75e6, within(1e-6));
+        assertThat(estimate.flowEndSeconds().get(3)).isCloseTo(size / 75e6, within(1e-6));
+        assertThat(estimate.completionSeconds()).isCloseTo(2.097, within(1e-3));
+    }
+
+    @Test
+    void aGroupWhosePartnerHasFinishedNeverCompletes() {
+        // f2 must keep f1's rate, and f1 (10 MiB) ends long before f2's 100 MiB: f2 is then held to 0 for good.
+        FlowEstimate estimate = estimate(
+                "f1 10.0.0.1 -> 10.0.0.2 size 10M rate r(f2)\nf2 10.0.0.1 -> 10.0.0.3 size 100M rate r(f1)",
+                Map.of(A, idle(10 * MIB), B, idle(10 * MIB), C, idle(10 * MIB)));
+        assertThat(estimate.flowEndSeconds().get(0)).isCloseTo(2, within(1e-6));
+        assertThat(estimate.completionSeconds()).isInfinite();
+    }
+
+    @Test
+    void stopsAtItsDeadlineAndAtItsEventLimit() {
+        QueryModel chain = model(Coupled.rateChain(200));
+        ClusterState state = new ClusterState(Coupled.chainHosts(200));
+        long[] now = {0};
+        // Each reading of the fake clock advances it 1 ms: the estimate must give up once 50 readings have passed.
+        Deadline deadline = Deadline.after(Duration.ofMillis(50), () -> now[0] += 1_000_000);
+        assertThatThrownBy(() -> estimator.estimate(chain, new Binding(Map.of()), state, deadline))
+                .isInstanceOf(DeadlineExceededException.class);
+        assertThat(now[0]).isLessThanOrEqualTo(52_000_000L);
+        assertThatThrownBy(() -> new FlowEstimator(10).estimate(chain, new Binding(Map.of()), state))
+                .isInstanceOf(CostLimitException.class)
+                .hasMessageContaining("more than 10 flow events (limits.estimator.events)");
+        assertThat(estimator.estimate(chain, new Binding(Map.of()), state).completionSeconds())
+                .isFinite();
     }
 
     @Test

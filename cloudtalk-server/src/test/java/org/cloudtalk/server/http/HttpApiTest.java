@@ -83,6 +83,20 @@ class HttpApiTest {
     }
 
     @Test
+    void aTaskThatNeverCompletesHasANullEstimateNotInfinity() throws Exception {
+        // f2 is held to f1's rate, and f1 (1 MiB) finishes long before f2's 100 MiB: f2 can never complete.
+        String query = "f1 10.0.0.2 -> 10.0.0.3 size 1M rate r(f2)\nf2 10.0.0.2 -> 10.0.0.1 size 100M rate r(f1)";
+        for (String evaluator : new String[] {"flow", "exhaustive", "refined"}) {
+            HttpResponse<String> response = post("/v1/query?timeoutMs=30000&evaluator=" + evaluator, query);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body())
+                    .as(evaluator)
+                    .contains("\"estimatedCompletionSeconds\":null")
+                    .doesNotContain("Infinity");
+        }
+    }
+
+    @Test
     void explainShowsEachCandidatesScore() throws Exception {
         HttpResponse<String> response = post(
                 "/v1/query?explain=true",

@@ -17,9 +17,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.cloudtalk.lang.ErrorCode;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.eval.Coupled;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
+import org.cloudtalk.server.testing.SchedulingProbe;
 import org.junit.jupiter.api.Test;
 
 class QueryServiceTest {
@@ -144,6 +147,84 @@ class QueryServiceTest {
                         QueryService.EvaluatorKind.EXHAUSTIVE))
                 .isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
         assertThat(reason(service, small, QueryService.EvaluatorKind.HEURISTIC)).isNull();
+    }
+
+    @Test
+    void limitsBoundTheCostOfAQueryNotEachDimensionAlone() throws Exception {
+        hosts(4, 100 * MIB);
+        // 16 bindings are within the 1,000 allowed and 10 flows within the 100; 16 x 10 is over 100 binding-flows.
+        QueryService service = service(new TenantLimits(65_536, 100, 10, 1000, 1000, 1e9, 1000, 100, 3), Duration.ZERO);
+        String tenFlows = "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\n"
+                + "f%d A -> B size %dM\n"
+                        .repeat(10)
+                        .formatted(1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10);
+        QueryRejectedException overBindingFlows = catchThrowableOfType(
+                QueryRejectedException.class,
+                () -> service.answer(tenFlows, options(QueryService.EvaluatorKind.EXHAUSTIVE)));
+        assertThat(overBindingFlows.reason()).isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+        assertThat(overBindingFlows.getMessage())
+                .isEqualTo("exhaustive search over 16 bindings x 10 flows = 160 is over limits.binding.flows = 100");
+        // The flow estimator: ten flows ending one after another are ten events, over the limit of 3.
+        QueryRejectedException overEvents = catchThrowableOfType(
+                QueryRejectedException.class, () -> service.answer(tenFlows, options(QueryService.EvaluatorKind.FLOW)));
+        assertThat(overEvents.reason()).isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+        assertThat(overEvents.getMessage()).contains("limits.estimator.events");
+        assertThat(reason(
+                        service,
+                        "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1M",
+                        QueryService.EvaluatorKind.EXHAUSTIVE))
+                .isNull();
+    }
+
+    @Test
+    void aQueryWhoseDeadlinePassedWhileQueuedIsNotRun() throws Exception {
+        hosts(2, 100 * MIB);
+        long[] now = {0};
+        Deadline deadline = Deadline.after(Duration.ofMillis(1000), () -> now[0]);
+        now[0] = 1_000_000_000L; // a second later, when a worker takes it up
+        QueryRejectedException timedOut =
+                catchThrowableOfType(QueryRejectedException.class, () -> service(TenantLimits.DEFAULT, Duration.ZERO)
+                        .answer("f1 10.0.0.1 -> 10.0.0.2 size 1M", options(QueryService.EvaluatorKind.FLOW), deadline));
+        assertThat(timedOut.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+        assertThat(status.asked).as("no status gathered for it").isEmpty();
+    }
+
+    @Test
+    void aHeavyRefinedQueryIsCutAtItsDeadline() throws Exception {
+        status.loads.putAll(Coupled.chainHosts(100));
+        hosts(20, 100 * MIB);
+        // Refined re-estimates a 100-flow rate chain for every binding it tries: minutes of work without a deadline.
+        String query = "X = Y = ("
+                + String.join(
+                        " ", status.loads.keySet().stream().sorted().limit(20).toList()) + ")\n"
+                + Coupled.rateChain(100) + "g1 X -> Y size 1G\n";
+        long[] now = {0};
+        // Every reading of the fake clock takes 1 ms: the work must stop at the check that sees 1,000 ms pass.
+        Deadline deadline = Deadline.after(Duration.ofMillis(1000), () -> now[0] += 1_000_000);
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);
+        QueryRejectedException timedOut = catchThrowableOfType(
+                QueryRejectedException.class,
+                () -> service.answer(query, options(QueryService.EvaluatorKind.REFINED), deadline));
+        assertThat(timedOut.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+        assertThat(now[0]).isEqualTo(1_001_000_000L);
+        // And on the real clock: cut within 50 ms of a 300 ms deadline, plus any time the machine kept this thread
+        // from running (other builds share it).
+        try (SchedulingProbe probe = new SchedulingProbe()) {
+            long start = System.nanoTime();
+            QueryRejectedException real = catchThrowableOfType(
+                    QueryRejectedException.class,
+                    () -> service.answer(
+                            query,
+                            new QueryService.Options(
+                                    "tenant-a",
+                                    QueryService.EvaluatorKind.REFINED,
+                                    false,
+                                    Duration.ofMillis(300),
+                                    false)));
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(real.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+            assertThat(elapsedMillis).isBetween(300L, 350L + probe.worstMillis());
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
@@ -23,17 +24,22 @@ public final class ExhaustiveEvaluator implements Evaluator {
     public static final long DEFAULT_LIMIT = 100_000;
 
     private final long limit;
-    private final FlowEstimator estimator = new FlowEstimator();
+    private final FlowEstimator estimator;
 
     public ExhaustiveEvaluator() {
         this(DEFAULT_LIMIT);
     }
 
     public ExhaustiveEvaluator(long limit) {
+        this(limit, new FlowEstimator());
+    }
+
+    public ExhaustiveEvaluator(long limit, FlowEstimator estimator) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
         this.limit = limit;
+        this.estimator = estimator;
     }
 
     /** The number of assignments of candidates to variables, ignoring distinctness: an upper bound of the search. */
@@ -46,14 +52,14 @@ public final class ExhaustiveEvaluator implements Evaluator {
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
         double space = searchSpace(query);
         if (space > limit) {
             throw new EvaluationException(String.format(
                     "exhaustive search over %.0f bindings exceeds the limit of %d; use the heuristic or refined evaluator",
                     space, limit));
         }
-        Search search = new Search(query, state);
+        Search search = new Search(query, state, deadline);
         search.explore(0);
         if (search.best == null) {
             throw new EvaluationException("no binding gives the variables distinct values: they need more candidates");
@@ -64,21 +70,23 @@ public final class ExhaustiveEvaluator implements Evaluator {
     private final class Search {
         private final QueryModel query;
         private final ClusterState state;
+        private final Deadline deadline;
         private final List<QueryModel.Variable> variables;
         private final Map<String, String> current = new HashMap<>();
         private final Set<String> used = new HashSet<>();
         private Map<String, String> best;
         private double bestCost = Double.POSITIVE_INFINITY;
 
-        Search(QueryModel query, ClusterState state) {
+        Search(QueryModel query, ClusterState state, Deadline deadline) {
             this.query = query;
             this.state = state;
+            this.deadline = deadline;
             this.variables = query.variables();
         }
 
         void explore(int index) {
             if (index == variables.size()) {
-                double cost = FlowEvaluator.cost(estimator, query, new Binding(current), state);
+                double cost = FlowEvaluator.cost(estimator, query, new Binding(current), state, deadline);
                 if (best == null || cost < bestCost) {
                     best = Map.copyOf(current);
                     bestCost = cost;

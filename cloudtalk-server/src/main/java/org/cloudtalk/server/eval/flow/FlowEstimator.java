@@ -10,35 +10,60 @@ import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.lang.ast.Expression;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.FlowSelector;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.state.ClusterState;
-import org.cloudtalk.server.state.HostLoad;
 
 /**
  * The flow-level estimator (§4): a fluid simulation in which the flows of a bound query share the capacity the
  * hosts have left (background use is inelastic) max-min fairly, as if bottlenecks were only at the hosts' links and
- * disks (a full-bisection core). A network flow uses its source's transmit and its destination's receive capacity; a
- * disk flow its host's disk read or write capacity; a flow between a host and itself uses nothing.
+ * disks (a full-bisection core); {@link HostResources} says which resources a flow uses.
  *
- * <p>Restrictions: {@code rate} caps a flow's rate (re-evaluated with the current rates until they stabilise, so
- * {@code rate r(f2)} / {@code rate r(f1)} settle on a common rate); {@code transfer} keeps a flow's transferred bytes at
+ * <p>Restrictions: {@code rate} caps a flow's rate (re-evaluated with the current rates until they stabilise);
+ * flows whose rates refer to each other in a cycle ({@code f1 ... rate r(f2)}, {@code f2 ... rate r(f1)}) run at one
+ * common rate and are filled as one group, so coupled pairs sharing a link settle instead of swapping rates every
+ * pass; {@code transfer} keeps a flow's transferred bytes at
  * or below a bound, so once it catches up it moves no faster than the bound grows; {@code start} delays a flow (it
  * may wait for {@code e(g)}); {@code size} or {@code end} makes it finite.
  *
  * <p>Between events (a flow starting, finishing, or catching up with its transfer bound) rates are constant, so time
- * jumps from event to event. Thread-safe: every call works on its own state.
+ * jumps from event to event; the deadline is checked at every event and every pass of the rates, and the number of
+ * events is bounded. Thread-safe: every call works on its own state.
  */
 public final class FlowEstimator {
+    public static final int DEFAULT_MAX_EVENTS = 100_000;
     /** Rate of a flow that uses no shared resource (host to itself): effectively instantaneous. */
     static final double LOCAL_RATE = 1e15;
 
     private static final double EPSILON = 1e-9;
-    private static final int MAX_EVENTS = 100_000;
     private static final int MAX_RATE_ITERATIONS = 200;
 
+    private final int maxEvents;
+
+    public FlowEstimator() {
+        this(DEFAULT_MAX_EVENTS);
+    }
+
+    /** @param maxEvents most events one estimate may simulate; more is a {@link CostLimitException} */
+    public FlowEstimator(int maxEvents) {
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("maxEvents must be positive: " + maxEvents);
+        }
+        this.maxEvents = maxEvents;
+    }
+
     public FlowEstimate estimate(QueryModel model, Binding binding, ClusterState state) {
-        return new Simulation(model, binding, state).run();
+        return estimate(model, binding, state, Deadline.none());
+    }
+
+    /**
+     * @throws org.cloudtalk.server.deadline.DeadlineExceededException when the deadline passes first
+     * @throws CostLimitException when the simulation needs more events than allowed
+     */
+    public FlowEstimate estimate(QueryModel model, Binding binding, ClusterState state, Deadline deadline) {
+        return new Simulation(model, binding, state, deadline).run(maxEvents);
     }
 
     private static final class Simulation {
@@ -55,9 +80,25 @@ public final class FlowEstimator {
         private final boolean[] done;
         private final double[] finishedAt;
         private final Map<String, Integer> byName = new HashMap<>();
+        private final Deadline deadline;
+        /** Each flow's rate group (flows in one cycle of rate references), or -1. */
+        private final int[] group;
+        /** The units the water-filling raises together: a group's flows, or a single flow. */
+        private final int[][] units;
+        /** Each unit's resources, once per member using it (a group uses a shared link once per member). */
+        private final int[][] unitResources;
+        // Scratch space for computing rates, allocated once: the estimate runs thousands of passes per query.
+        private final double[] caps;
+        private final double[] previousRate;
+        private final double[] left;
+        private final double[] unitCap;
+        private final double[] unitRate;
+        private final boolean[] unitFrozen;
+        private final int[] users;
         private double now;
 
-        Simulation(QueryModel model, Binding binding, ClusterState state) {
+        Simulation(QueryModel model, Binding binding, ClusterState state, Deadline deadline) {
+            this.deadline = deadline;
             flows = model.query().flows();
             count = flows.size();
             resources = new int[count][];
@@ -80,17 +121,7 @@ public final class FlowEstimator {
                 flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow.position() - 1));
                 String source = model.resolve(flow.source(), binding);
                 String destination = model.resolve(flow.destination(), binding);
-                List<String> used = new ArrayList<>();
-                if (source.equals(QueryModel.DISK)) {
-                    used.add(destination + " disk-read");
-                } else if (destination.equals(QueryModel.DISK)) {
-                    used.add(source + " disk-write");
-                } else if (!source.equals(destination)) {
-                    if (!source.equals(QueryModel.UNKNOWN_SOURCE)) {
-                        used.add(source + " tx");
-                    }
-                    used.add(destination + " rx");
-                }
+                List<String> used = HostResources.used(source, destination);
                 resources[f] = new int[used.size()];
                 for (int i = 0; i < used.size(); i++) {
                     String resource = used.get(i);
@@ -98,43 +129,102 @@ public final class FlowEstimator {
                     if (id == null) {
                         id = capacities.size();
                         resourceIds.put(resource, id);
-                        capacities.add(available(state, resource));
+                        capacities.add(HostResources.available(state, resource));
                     }
                     resources[f][i] = id;
                 }
             }
             capacity = capacities.stream().mapToDouble(Double::doubleValue).toArray();
-        }
-
-        private static double available(ClusterState state, String resource) {
-            int space = resource.lastIndexOf(' ');
-            String host = resource.substring(0, space);
-            if (host.equals(QueryModel.DISK)) {
-                return LOCAL_RATE;
+            group = rateGroups();
+            units = units();
+            unitResources = new int[units.length][];
+            for (int u = 0; u < units.length; u++) {
+                unitResources[u] = Arrays.stream(units[u])
+                        .flatMap(f -> Arrays.stream(resources[f]))
+                        .toArray();
             }
-            HostLoad load = state.load(host);
-            return switch (resource.substring(space + 1)) {
-                case "tx" -> load.txAvailable();
-                case "rx" -> load.rxAvailable();
-                case "disk-read" -> load.diskReadAvailable();
-                default -> load.diskWriteAvailable();
-            };
+            caps = new double[count];
+            previousRate = new double[count];
+            left = new double[capacity.length];
+            unitCap = new double[units.length];
+            unitRate = new double[units.length];
+            unitFrozen = new boolean[units.length];
+            users = new int[capacity.length];
         }
 
-        FlowEstimate run() {
-            for (int events = 0; events < MAX_EVENTS; events++) {
+        /**
+         * Flows whose rate is exactly another's ({@code rate r(g)}) point to it; every cycle of such pointers is a
+         * group whose flows all run at one rate (each is at most the next, round the cycle).
+         */
+        private int[] rateGroups() {
+            int[] next = new int[count];
+            for (int f = 0; f < count; f++) {
+                next[f] = flows.get(f)
+                        .attribute(Attribute.RATE)
+                        .filter(expression -> expression instanceof Expression.Reference reference
+                                && reference.attribute() == Attribute.RATE)
+                        .map(expression -> target(((Expression.Reference) expression).flow()))
+                        .orElse(-1);
+            }
+            int[] groups = new int[count];
+            Arrays.fill(groups, -1);
+            int[] visitedFrom = new int[count];
+            Arrays.fill(visitedFrom, -1);
+            int groupCount = 0;
+            for (int f = 0; f < count; f++) {
+                int g = f;
+                while (g >= 0 && visitedFrom[g] < 0) {
+                    visitedFrom[g] = f;
+                    g = next[g];
+                }
+                if (g >= 0 && visitedFrom[g] == f && next[g] != g) {
+                    // This walk closed a new cycle of two or more flows at g.
+                    int member = g;
+                    do {
+                        groups[member] = groupCount;
+                        member = next[member];
+                    } while (member != g);
+                    groupCount++;
+                }
+            }
+            return groups;
+        }
+
+        private int[][] units() {
+            List<int[]> result = new ArrayList<>();
+            Map<Integer, List<Integer>> members = new HashMap<>();
+            for (int f = 0; f < count; f++) {
+                if (group[f] < 0) {
+                    result.add(new int[] {f});
+                } else {
+                    members.computeIfAbsent(group[f], unused -> new ArrayList<>())
+                            .add(f);
+                }
+            }
+            members.values()
+                    .forEach(list ->
+                            result.add(list.stream().mapToInt(Integer::intValue).toArray()));
+            return result.toArray(int[][]::new);
+        }
+
+        FlowEstimate run(int maxEvents) {
+            for (int events = 0; ; events++) {
+                deadline.check();
                 activate();
                 if (allFiniteDone()) {
-                    break;
+                    return result();
+                }
+                if (events == maxEvents) {
+                    throw new CostLimitException("estimating this query's completion takes more than " + maxEvents
+                            + " flow events (limits.estimator.events)");
                 }
                 computeRates();
                 double step = nextEvent();
                 if (Double.isInfinite(step)) {
-                    break; // nothing can make progress any more
+                    return result(); // nothing can make progress any more
                 }
                 advance(step);
             }
-            return result();
         }
 
         private void activate() {
@@ -168,18 +258,18 @@ public final class FlowEstimator {
 
         /** Max-min fair rates under the current caps, repeated until the caps (which may refer to rates) settle. */
         private void computeRates() {
-            double[] caps = new double[count];
             Arrays.fill(caps, Double.POSITIVE_INFINITY);
-            waterFill(caps);
+            waterFill();
             for (int iteration = 0; iteration < MAX_RATE_ITERATIONS; iteration++) {
+                deadline.check();
                 for (int f = 0; f < count; f++) {
                     caps[f] = active[f] ? cap(f) : 0;
                 }
-                double[] previous = rate.clone();
-                waterFill(caps);
+                System.arraycopy(rate, 0, previousRate, 0, count);
+                waterFill();
                 double change = 0;
                 for (int f = 0; f < count; f++) {
-                    change = Math.max(change, Math.abs(rate[f] - previous[f]) / Math.max(1, previous[f]));
+                    change = Math.max(change, Math.abs(rate[f] - previousRate[f]) / Math.max(1, previousRate[f]));
                 }
                 if (change < EPSILON) {
                     return;
@@ -190,7 +280,8 @@ public final class FlowEstimator {
         private double cap(int f) {
             double cap = Double.POSITIVE_INFINITY;
             Optional<Expression> rateLimit = flows.get(f).attribute(Attribute.RATE);
-            if (rateLimit.isPresent()) {
+            // A group's rate references are its common rate, which the water-filling enforces.
+            if (rateLimit.isPresent() && group[f] < 0) {
                 double limit = evaluate(rateLimit.get());
                 if (!Double.isNaN(limit)) {
                     cap = Math.max(0, limit);
@@ -206,27 +297,36 @@ public final class FlowEstimator {
             return cap;
         }
 
-        private void waterFill(double[] caps) {
-            double[] left = capacity.clone();
-            boolean[] frozen = new boolean[count];
-            Arrays.fill(rate, 0);
+        /**
+         * Max-min fair rates: every unit not yet frozen rises by the same amount until a resource it uses is full or
+         * it reaches its cap. A group's flows rise together, so a group stops as soon as any of its flows is
+         * limited; a group with a flow that is not running (not started, or done) does not move at all, as each of
+         * its flows is held to that flow's rate of 0.
+         */
+        private void waterFill() {
+            System.arraycopy(capacity, 0, left, 0, capacity.length);
+            Arrays.fill(unitRate, 0);
+            boolean[] frozen = unitFrozen;
             int unfrozen = 0;
-            for (int f = 0; f < count; f++) {
-                frozen[f] = !active[f] || done[f] || caps[f] <= 0;
-                if (!frozen[f] && resources[f].length == 0) {
-                    rate[f] = Math.min(caps[f], LOCAL_RATE);
-                    frozen[f] = true;
+            for (int u = 0; u < units.length; u++) {
+                unitCap[u] = Double.POSITIVE_INFINITY;
+                for (int f : units[u]) {
+                    unitCap[u] = Math.min(unitCap[u], !active[f] || done[f] ? 0 : caps[f]);
                 }
-                if (!frozen[f]) {
+                frozen[u] = unitCap[u] <= 0;
+                if (!frozen[u] && unitResources[u].length == 0) {
+                    unitRate[u] = Math.min(unitCap[u], LOCAL_RATE);
+                    frozen[u] = true;
+                }
+                if (!frozen[u]) {
                     unfrozen++;
                 }
             }
-            int[] users = new int[capacity.length];
             while (unfrozen > 0) {
                 Arrays.fill(users, 0);
-                for (int f = 0; f < count; f++) {
-                    if (!frozen[f]) {
-                        for (int r : resources[f]) {
+                for (int u = 0; u < units.length; u++) {
+                    if (!frozen[u]) {
+                        for (int r : unitResources[u]) {
                             users[r]++;
                         }
                     }
@@ -237,31 +337,39 @@ public final class FlowEstimator {
                         delta = Math.min(delta, left[r] / users[r]);
                     }
                 }
-                for (int f = 0; f < count; f++) {
-                    if (!frozen[f]) {
-                        delta = Math.min(delta, caps[f] - rate[f]);
+                for (int u = 0; u < units.length; u++) {
+                    if (!frozen[u]) {
+                        delta = Math.min(delta, unitCap[u] - unitRate[u]);
                     }
                 }
                 delta = Math.max(0, delta);
-                for (int f = 0; f < count; f++) {
-                    if (!frozen[f]) {
-                        rate[f] += delta;
-                        for (int r : resources[f]) {
+                for (int u = 0; u < units.length; u++) {
+                    if (!frozen[u]) {
+                        unitRate[u] += delta;
+                        for (int r : unitResources[u]) {
                             left[r] -= delta;
                         }
                     }
                 }
-                for (int f = 0; f < count; f++) {
-                    if (frozen[f]) {
+                for (int u = 0; u < units.length; u++) {
+                    if (frozen[u]) {
                         continue;
                     }
-                    boolean saturated = rate[f] >= caps[f] - EPSILON * Math.max(1, caps[f]);
-                    for (int r : resources[f]) {
+                    boolean saturated = unitRate[u] >= unitCap[u] - EPSILON * Math.max(1, unitCap[u]);
+                    for (int r : unitResources[u]) {
                         saturated |= left[r] <= EPSILON * Math.max(1, capacity[r]);
                     }
                     if (saturated) {
-                        frozen[f] = true;
+                        frozen[u] = true;
                         unfrozen--;
+                    }
+                }
+            }
+            Arrays.fill(rate, 0);
+            for (int u = 0; u < units.length; u++) {
+                for (int f : units[u]) {
+                    if (active[f] && !done[f]) {
+                        rate[f] = unitRate[u];
                     }
                 }
             }

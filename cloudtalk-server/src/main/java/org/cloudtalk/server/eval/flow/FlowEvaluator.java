@@ -3,6 +3,7 @@ package org.cloudtalk.server.eval.flow;
 import static java.util.Objects.requireNonNull;
 
 import java.util.OptionalDouble;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
@@ -16,23 +17,33 @@ import org.cloudtalk.server.state.ClusterState;
  */
 public final class FlowEvaluator implements Evaluator {
     private final Evaluator binder;
-    private final FlowEstimator estimator = new FlowEstimator();
+    private final FlowEstimator estimator;
 
     public FlowEvaluator(Evaluator binder) {
+        this(binder, new FlowEstimator());
+    }
+
+    public FlowEvaluator(Evaluator binder, FlowEstimator estimator) {
         this.binder = requireNonNull(binder, "binder is null");
+        this.estimator = requireNonNull(estimator, "estimator is null");
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
-        Binding binding = binder.evaluate(query, state).binding();
-        double completion = estimator.estimate(query, binding, state).completionSeconds();
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
+        Binding binding = binder.evaluate(query, state, deadline).binding();
+        double completion = estimator.estimate(query, binding, state, deadline).completionSeconds();
         return new Evaluation(
                 binding, Double.isNaN(completion) ? OptionalDouble.empty() : OptionalDouble.of(completion));
     }
 
     /** Completion time in seconds of the query under a binding: lower is better, +∞ if it never completes. */
     public static double cost(FlowEstimator estimator, QueryModel query, Binding binding, ClusterState state) {
-        double completion = estimator.estimate(query, binding, state).completionSeconds();
+        return cost(estimator, query, binding, state, Deadline.none());
+    }
+
+    public static double cost(
+            FlowEstimator estimator, QueryModel query, Binding binding, ClusterState state, Deadline deadline) {
+        double completion = estimator.estimate(query, binding, state, deadline).completionSeconds();
         if (Double.isNaN(completion)) {
             throw new EvaluationException(
                     "comparing bindings needs a finite flow (one with size or end); every flow of this query is endless");

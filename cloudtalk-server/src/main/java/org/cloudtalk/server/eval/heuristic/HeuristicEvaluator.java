@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
@@ -54,27 +55,29 @@ public final class HeuristicEvaluator implements Evaluator {
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
-        return evaluate(query, state, null);
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
+        return evaluate(query, state, deadline, null);
     }
 
     /**
      * Each variable's score for each candidate it considered, in binding order: what {@code explain=true} shows.
      * {@link Double#MAX_VALUE} means no resource constrains that candidate (e.g. the flow would be local).
      */
-    public Map<String, Map<String, Double>> explain(QueryModel query, ClusterState state) {
+    public Map<String, Map<String, Double>> explain(QueryModel query, ClusterState state, Deadline deadline) {
         Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
-        evaluate(query, state, scores);
+        evaluate(query, state, deadline, scores);
         return scores;
     }
 
-    private Evaluation evaluate(QueryModel query, ClusterState state, Map<String, Map<String, Double>> scores) {
+    private Evaluation evaluate(
+            QueryModel query, ClusterState state, Deadline deadline, Map<String, Map<String, Double>> scores) {
         Map<String, String> bound = new LinkedHashMap<>();
         Set<String> used = new HashSet<>();
         // Variables declared together share one candidate list: prepare it once, not once per variable.
         Map<List<String>, Pool> pools = new IdentityHashMap<>();
         List<QueryModel.Variable> rest = new ArrayList<>();
         for (QueryModel.Variable variable : query.variables()) {
+            deadline.check();
             if (bindsLocally(query, variable)) {
                 assign(query, variable, state, pools, bound, used, scores);
             } else {
@@ -89,6 +92,7 @@ public final class HeuristicEvaluator implements Evaluator {
         rest.forEach(variable -> kinds.put(variable.name(), resourceKinds(query, variable)));
         rest.sort(Comparator.comparingInt((QueryModel.Variable variable) -> -kinds.get(variable.name())));
         for (QueryModel.Variable variable : rest) {
+            deadline.check();
             assign(query, variable, state, pools, bound, used, scores);
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());

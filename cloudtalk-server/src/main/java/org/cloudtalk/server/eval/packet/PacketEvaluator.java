@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
@@ -48,8 +49,12 @@ public final class PacketEvaluator implements Evaluator {
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
-        long deadline = System.nanoTime() + settings.budget().toNanos();
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline queryDeadline) {
+        // The simulations stop at the budget or at the query's own deadline, whichever comes first.
+        Duration budget = settings.budget().compareTo(queryDeadline.remaining()) < 0
+                ? settings.budget()
+                : queryDeadline.remaining();
+        long deadline = System.nanoTime() + budget.toNanos();
         List<FlowPlan.Planned> plan = FlowPlan.of(query);
         if (!simulator.available()) {
             throw new SimulatorUnavailableException("the packet evaluator is unavailable: " + simulator.executable()
@@ -91,6 +96,7 @@ public final class PacketEvaluator implements Evaluator {
             runs.forEach(run -> run.cancel(true));
         }
         if (best == null) {
+            queryDeadline.check();
             throw new EvaluationException("the packet evaluator simulated no binding within its budget of "
                     + settings.budget().toMillis() + " ms; raise packet.budget.ms");
         }

@@ -1,9 +1,9 @@
 package org.cloudtalk.server.eval.refined;
 
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.Evaluator;
@@ -16,60 +16,89 @@ import org.cloudtalk.server.state.ClusterState;
 /**
  * The heuristic's binding improved by local search with the flow estimator: move one variable to another candidate
  * (swapping with the variable that holds it, to keep values distinct), or two variables at once, whenever that
- * finishes the task sooner, until no move helps or the budget of estimator runs is spent.
+ * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
+ * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
+ * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
+ * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
+ * only each variable's few candidates whose own resources suit its flows best.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
+    /** Lower bounds are cheap: up to this many per estimator run of the budget before the search stops. */
+    private static final int BOUNDS_PER_RUN = 50;
+    /** Candidates per variable the pair neighbourhood combines. */
+    private static final int PAIR_CANDIDATES = 8;
 
     private final HeuristicEvaluator heuristic;
     private final int budget;
-    private final FlowEstimator estimator = new FlowEstimator();
+    private final long maxBindingFlows;
+    private final FlowEstimator estimator;
 
     public RefinedEvaluator() {
         this(new HeuristicEvaluator(), DEFAULT_BUDGET);
     }
 
     public RefinedEvaluator(HeuristicEvaluator heuristic, int budget) {
-        if (budget < 1) {
-            throw new IllegalArgumentException("budget must be positive: " + budget);
+        this(heuristic, budget, Long.MAX_VALUE, new FlowEstimator());
+    }
+
+    public RefinedEvaluator(HeuristicEvaluator heuristic, int budget, long maxBindingFlows, FlowEstimator estimator) {
+        if (budget < 1 || maxBindingFlows < 1) {
+            throw new IllegalArgumentException(
+                    "budget and maxBindingFlows must be positive: " + budget + ", " + maxBindingFlows);
         }
         this.heuristic = heuristic;
         this.budget = budget;
+        this.maxBindingFlows = maxBindingFlows;
+        this.estimator = estimator;
     }
 
     @Override
-    public Evaluation evaluate(QueryModel query, ClusterState state) {
+    public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
+        long flows = Math.max(1, query.query().flows().size());
+        int runs = (int) Math.max(1, Math.min(budget, maxBindingFlows / flows));
         Search search = new Search(
-                query, state, heuristic.evaluate(query, state).binding().values());
+                query,
+                state,
+                heuristic.evaluate(query, state, deadline).binding().values(),
+                runs,
+                deadline);
         // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
         // held by another whose alternatives are all worse on their own.
         while (search.improveOneVariable() || search.improveTwoVariables()) {
             // keep going until neither neighbourhood helps or the budget is spent
         }
-        return new Evaluation(new Binding(search.current), OptionalDouble.of(search.cost));
+        return new Evaluation(new Binding(search.space.toMap(search.current)), OptionalDouble.of(search.cost));
     }
 
     private final class Search {
         private final QueryModel query;
         private final ClusterState state;
-        private final List<QueryModel.Variable> variables;
-        private Map<String, String> current;
+        private final BindingSpace space;
+        private final CompletionBound bound;
+        private final int budget;
+        private final Deadline deadline;
+        private int[] current;
         private double cost;
         private int runs;
+        private int bounded;
 
-        Search(QueryModel query, ClusterState state, Map<String, String> start) {
+        Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
             this.query = query;
             this.state = state;
-            this.variables = query.variables();
-            this.current = new HashMap<>(start);
-            this.cost = FlowEvaluator.cost(estimator, query, new Binding(current), state);
+            this.space = new BindingSpace(query);
+            this.bound = new CompletionBound(query, space, state);
+            this.budget = budget;
+            this.deadline = deadline;
+            this.current = space.of(start);
+            this.cost = FlowEvaluator.cost(estimator, query, new Binding(start), state, deadline);
             this.runs = 1;
         }
 
         boolean improveOneVariable() {
-            for (QueryModel.Variable variable : variables) {
-                for (String candidate : variable.candidates()) {
-                    if (tryBinding(move(variables, current, variable, candidate))) {
+            for (int v = 0; v < space.variableCount(); v++) {
+                for (int candidate : space.candidates(v)) {
+                    if (tryBinding(space.move(current, v, candidate))) {
                         return true;
                     }
                 }
@@ -78,14 +107,19 @@ public final class RefinedEvaluator implements Evaluator {
         }
 
         boolean improveTwoVariables() {
-            for (int i = 0; i < variables.size(); i++) {
-                for (int j = i + 1; j < variables.size(); j++) {
-                    QueryModel.Variable first = variables.get(i);
-                    QueryModel.Variable second = variables.get(j);
-                    for (String a : first.candidates()) {
-                        Map<String, String> movedFirst = move(variables, current, first, a);
-                        for (String b : second.candidates()) {
-                            if (tryBinding(move(variables, movedFirst, second, b))) {
+            int[][] promising = new int[space.variableCount()][];
+            for (int v = 0; v < promising.length; v++) {
+                promising[v] = promising(v);
+            }
+            for (int first = 0; first < space.variableCount(); first++) {
+                for (int second = first + 1; second < space.variableCount(); second++) {
+                    for (int a : promising[first]) {
+                        int[] movedFirst = space.move(current, first, a);
+                        if (movedFirst == null) {
+                            continue;
+                        }
+                        for (int b : promising[second]) {
+                            if (tryBinding(space.move(movedFirst, second, b))) {
                                 return true;
                             }
                         }
@@ -95,12 +129,53 @@ public final class RefinedEvaluator implements Evaluator {
             return false;
         }
 
-        /** Adopts {@code candidate} if it is new and finishes sooner; false when it does not or the budget is spent. */
-        private boolean tryBinding(Map<String, String> candidate) {
-            if (runs >= budget || candidate.equals(current) || !distinct(candidate)) {
+        /**
+         * The variable's {@value #PAIR_CANDIDATES} candidates whose own resources would carry its flows soonest
+         * ({@link CompletionBound#atValue}): pairs are tried among these only, so the pair neighbourhood costs the
+         * same whether a variable has 10 or 1,000 candidates.
+         */
+        private int[] promising(int variable) {
+            int[] candidates = space.candidates(variable);
+            if (candidates.length <= PAIR_CANDIDATES) {
+                return candidates;
+            }
+            double[] bounds = new double[candidates.length];
+            Integer[] order = new Integer[candidates.length];
+            for (int i = 0; i < candidates.length; i++) {
+                bounds[i] = bound.atValue(variable, candidates[i]);
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
+            int[] best = new int[PAIR_CANDIDATES];
+            for (int i = 0; i < best.length; i++) {
+                best[i] = candidates[order[i]];
+            }
+            return best;
+        }
+
+        /**
+         * Adopts {@code candidate} (null: an illegal move) if it is new and finishes sooner; false when it does not
+         * or the budget is spent.
+         */
+        private boolean tryBinding(int[] candidate) {
+            if (candidate == null
+                    || runs >= budget
+                    || bounded >= budget * BOUNDS_PER_RUN
+                    || Arrays.equals(candidate, current)
+                    || !space.distinct(candidate)) {
                 return false;
             }
-            double candidateCost = FlowEvaluator.cost(estimator, query, new Binding(candidate), state);
+            bounded++;
+            if ((bounded & 63) == 0) {
+                deadline.check();
+            }
+            // Relaxed by the acceptance margin so that rounding in the estimator can never make a pruned binding
+            // the better one.
+            if (bound.of(candidate) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
+                return false; // it cannot finish sooner than the current binding: no need to estimate it
+            }
+            double candidateCost =
+                    FlowEvaluator.cost(estimator, query, new Binding(space.toMap(candidate)), state, deadline);
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
@@ -109,37 +184,5 @@ public final class RefinedEvaluator implements Evaluator {
             }
             return false;
         }
-
-        private boolean distinct(Map<String, String> binding) {
-            java.util.Set<String> taken = new java.util.HashSet<>();
-            for (QueryModel.Variable variable : variables) {
-                if (!variable.shared() && !taken.add(binding.get(variable.name()))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
-    /** {@code variable} takes {@code candidate}; a non-shared variable holding it takes the old value instead. */
-    private static Map<String, String> move(
-            List<QueryModel.Variable> variables,
-            Map<String, String> binding,
-            QueryModel.Variable variable,
-            String candidate) {
-        Map<String, String> moved = new HashMap<>(binding);
-        String old = moved.put(variable.name(), candidate);
-        if (!variable.shared()) {
-            for (QueryModel.Variable other : variables) {
-                if (other != variable && !other.shared() && candidate.equals(moved.get(other.name()))) {
-                    if (other.candidates().contains(old)) {
-                        moved.put(other.name(), old);
-                    } else {
-                        return binding; // the holder cannot take our old value: not a legal move
-                    }
-                }
-            }
-        }
-        return moved;
     }
 }

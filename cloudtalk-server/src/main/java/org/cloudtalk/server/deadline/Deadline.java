@@ -1,0 +1,60 @@
+package org.cloudtalk.server.deadline;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * The instant by which a query must be answered, on a nanosecond clock ({@link System#nanoTime} in the server, a fake
+ * one in tests). Work checks it cooperatively with {@link #check()} and stops when it has passed.
+ */
+public final class Deadline {
+    private static final Deadline NONE = new Deadline(System::nanoTime, 0, false);
+
+    private final LongSupplier clock;
+    private final long atNanos;
+    private final boolean bounded;
+
+    private Deadline(LongSupplier clock, long atNanos, boolean bounded) {
+        this.clock = clock;
+        this.atNanos = atNanos;
+        this.bounded = bounded;
+    }
+
+    /** No deadline: for callers without one (benchmarks, offline tools). */
+    public static Deadline none() {
+        return NONE;
+    }
+
+    /** {@code timeout} from now on the system clock. */
+    public static Deadline after(Duration timeout) {
+        return after(timeout, System::nanoTime);
+    }
+
+    /** {@code timeout} from now on {@code clock} (nanoseconds, monotonic). */
+    public static Deadline after(Duration timeout, LongSupplier clock) {
+        requireNonNull(timeout, "timeout is null");
+        requireNonNull(clock, "clock is null");
+        return new Deadline(clock, clock.getAsLong() + timeout.toNanos(), true);
+    }
+
+    public boolean expired() {
+        return bounded && clock.getAsLong() - atNanos >= 0;
+    }
+
+    /** Time left, zero once expired; {@link Long#MAX_VALUE} nanoseconds for no deadline. */
+    public Duration remaining() {
+        if (!bounded) {
+            return Duration.ofNanos(Long.MAX_VALUE);
+        }
+        return Duration.ofNanos(Math.max(0, atNanos - clock.getAsLong()));
+    }
+
+    /** @throws DeadlineExceededException once the deadline has passed */
+    public void check() {
+        if (expired()) {
+            throw new DeadlineExceededException();
+        }
+    }
+}

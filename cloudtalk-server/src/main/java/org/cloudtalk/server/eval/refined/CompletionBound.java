@@ -1,0 +1,172 @@
+package org.cloudtalk.server.eval.refined;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.cloudtalk.lang.ast.Attribute;
+import org.cloudtalk.lang.ast.Expression;
+import org.cloudtalk.lang.ast.Flow;
+import org.cloudtalk.lang.ast.FlowSelector;
+import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.flow.HostResources;
+import org.cloudtalk.server.state.ClusterState;
+
+/**
+ * A lower bound on when a binding's task can complete, far cheaper than the flow estimator: every byte of the flows
+ * whose size is known up front must cross each resource the flow uses, at no more than what that resource has
+ * available, so the task takes at least the busiest resource's bytes over its available rate. The estimator's answer
+ * is never below it (rates, transfer bounds and starts only slow flows down), so a binding whose bound is no better
+ * than the best found need not be estimated.
+ *
+ * <p>Not thread-safe (scratch arrays): one per search.
+ */
+final class CompletionBound {
+    private static final int KINDS = HostResources.Kind.values().length;
+
+    /** Bytes/s available on each value's resources: index {@code value * KINDS + kind}. */
+    private final double[] available;
+    /** For each flow of known size: where its endpoints are (a variable, or a literal's value id), and its bytes. */
+    private final int[] sourceVariable;
+
+    private final int[] sourceValue;
+    private final int[] destinationVariable;
+    private final int[] destinationValue;
+    private final double[] bytes;
+    private final BindingSpace space;
+    // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
+    private final double[] load;
+    private final int[] touched;
+
+    CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
+        this.space = space;
+        available = new double[space.valueCount() * KINDS];
+        for (int value = 0; value < space.valueCount(); value++) {
+            for (HostResources.Kind kind : HostResources.Kind.values()) {
+                available[value * KINDS + kind.ordinal()] = HostResources.available(state, space.value(value), kind);
+            }
+        }
+        List<Flow> all = query.query().flows();
+        Map<String, Flow> byName = new HashMap<>();
+        all.forEach(flow -> flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow)));
+        List<Flow> sized = new ArrayList<>();
+        List<Double> sizes = new ArrayList<>();
+        for (Flow flow : all) {
+            double size = constantSize(flow, all, byName, 0);
+            if (size > 0) {
+                sized.add(flow);
+                sizes.add(size);
+            }
+        }
+        Map<String, Integer> variableIndex = new HashMap<>();
+        List<QueryModel.Variable> variables = query.variables();
+        for (int v = 0; v < variables.size(); v++) {
+            variableIndex.put(variables.get(v).name(), v);
+        }
+        int count = sized.size();
+        sourceVariable = new int[count];
+        sourceValue = new int[count];
+        destinationVariable = new int[count];
+        destinationValue = new int[count];
+        bytes = new double[count];
+        for (int f = 0; f < count; f++) {
+            String source = QueryModel.key(sized.get(f).source());
+            String destination = QueryModel.key(sized.get(f).destination());
+            sourceVariable[f] = variableIndex.getOrDefault(source, -1);
+            sourceValue[f] = sourceVariable[f] < 0 ? space.idOf(source) : -1;
+            destinationVariable[f] = variableIndex.getOrDefault(destination, -1);
+            destinationValue[f] = destinationVariable[f] < 0 ? space.idOf(destination) : -1;
+            bytes[f] = sizes.get(f);
+        }
+        load = new double[available.length];
+        touched = new int[2 * count];
+    }
+
+    /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */
+    double of(int[] binding) {
+        int used = 0;
+        for (int f = 0; f < bytes.length; f++) {
+            int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
+            int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
+            for (HostResources.Use use : HostResources.uses(space.value(source), space.value(destination))) {
+                int resource = (use.onSource() ? source : destination) * KINDS
+                        + use.kind().ordinal();
+                if (load[resource] == 0) {
+                    touched[used++] = resource;
+                }
+                load[resource] += bytes[f];
+            }
+        }
+        double bound = 0;
+        for (int i = 0; i < used; i++) {
+            int resource = touched[i];
+            double rate = available[resource];
+            bound = Math.max(bound, rate > 0 ? load[resource] / rate : Double.POSITIVE_INFINITY);
+            load[resource] = 0;
+        }
+        return bound;
+    }
+
+    /**
+     * How long {@code value}'s own resources would take to carry {@code variable}'s flows of known size if it took
+     * that value, whatever the other variables are bound to: a way to rank a variable's candidates, not a bound on
+     * the task.
+     */
+    double atValue(int variable, int value) {
+        double[] kinds = new double[KINDS];
+        for (int f = 0; f < bytes.length; f++) {
+            boolean isSource = sourceVariable[f] == variable;
+            boolean isDestination = destinationVariable[f] == variable;
+            if (!isSource && !isDestination) {
+                continue;
+            }
+            String source = isSource ? space.value(value) : other(sourceVariable[f], sourceValue[f]);
+            String destination =
+                    isDestination ? space.value(value) : other(destinationVariable[f], destinationValue[f]);
+            for (HostResources.Use use : HostResources.uses(source, destination)) {
+                if (use.onSource() ? isSource : isDestination) {
+                    kinds[use.kind().ordinal()] += bytes[f];
+                }
+            }
+        }
+        double time = 0;
+        for (int kind = 0; kind < KINDS; kind++) {
+            if (kinds[kind] > 0) {
+                double rate = available[value * KINDS + kind];
+                time = Math.max(time, rate > 0 ? kinds[kind] / rate : Double.POSITIVE_INFINITY);
+            }
+        }
+        return time;
+    }
+
+    /** The other end of a flow: a literal's value, or for another variable a host that is none of the values. */
+    private String other(int variable, int literal) {
+        return variable >= 0 ? "another host" : space.value(literal);
+    }
+
+    /** A flow's size if it is a constant expression (numbers and other flows' constant sizes); NaN otherwise. */
+    private static double constantSize(Flow flow, List<Flow> all, Map<String, Flow> byName, int depth) {
+        Optional<Expression> size = flow.attribute(Attribute.SIZE);
+        // Depth guards against size cycles, which validation rejects anyway.
+        return size.isEmpty() || depth > all.size() ? Double.NaN : constant(size.get(), all, byName, depth);
+    }
+
+    private static double constant(Expression expression, List<Flow> all, Map<String, Flow> byName, int depth) {
+        if (expression instanceof Expression.Number number) {
+            return number.value();
+        }
+        if (expression instanceof Expression.Reference reference) {
+            if (reference.attribute() != Attribute.SIZE) {
+                return Double.NaN;
+            }
+            Flow target = reference.flow() instanceof FlowSelector.ByPosition byPosition
+                    ? all.get(byPosition.position() - 1)
+                    : byName.get(((FlowSelector.ByName) reference.flow()).name());
+            return constantSize(target, all, byName, depth + 1);
+        }
+        Expression.Binary binary = (Expression.Binary) expression;
+        return binary.operator()
+                .apply(constant(binary.left(), all, byName, depth), constant(binary.right(), all, byName, depth));
+    }
+}
