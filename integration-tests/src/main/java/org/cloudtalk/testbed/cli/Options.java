@@ -7,14 +7,25 @@ import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.testbed.TestbedException;
 
-/** {@code --name value} options of one subcommand, then positional arguments. */
+/**
+ * {@code --name value} options and positional arguments of one subcommand. For {@code exec}, everything after the
+ * first positional argument belongs to the command being run.
+ */
 record Options(Map<String, String> values, List<String> positional) {
     static Options parse(List<String> args, Set<String> known) {
+        return parse(args, known, false);
+    }
+
+    static Options parseUntilCommand(List<String> args, Set<String> known) {
+        return parse(args, known, true);
+    }
+
+    private static Options parse(List<String> args, Set<String> known, boolean stopAtPositional) {
         Map<String, String> values = new HashMap<>();
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
-            if (!arg.startsWith("--") || !positional.isEmpty()) {
+            if (!arg.startsWith("--") || (stopAtPositional && !positional.isEmpty())) {
                 positional.add(arg);
                 continue;
             }

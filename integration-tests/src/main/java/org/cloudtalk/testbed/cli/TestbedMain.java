@@ -27,7 +27,10 @@ public final class TestbedMain {
             "usage: cloudtalk testbed up [--hosts N] [--rate MBIT] [--latency MS] [--prefix P] [--run-dir DIR]",
             "       cloudtalk testbed down [--run-dir DIR]",
             "       cloudtalk testbed status [--run-dir DIR]",
-            "       cloudtalk testbed exec [--run-dir DIR] HOST COMMAND...");
+            "       cloudtalk testbed exec [--run-dir DIR] HOST COMMAND...",
+            "       cloudtalk testbed run EXPERIMENT [--repeat K] [--busy 0.1,0.5] [--seconds S] [--out DIR]"
+                    + " [--hosts N] [--rate MBIT] [--run-dir DIR]",
+            "experiments: " + String.join(", ", Experiments.names()));
 
     private TestbedMain() {}
 
@@ -46,7 +49,10 @@ public final class TestbedMain {
                 case "up" -> up(Options.parse(rest, Set.of("hosts", "rate", "latency", "prefix", "run-dir")), out);
                 case "down" -> down(Options.parse(rest, Set.of("run-dir")), out);
                 case "status" -> status(Options.parse(rest, Set.of("run-dir")), out);
-                case "exec" -> exec(Options.parse(rest, Set.of("run-dir")));
+                case "exec" -> exec(Options.parseUntilCommand(rest, Set.of("run-dir")));
+                case "run" -> RunCommand.run(
+                        Options.parse(rest, Set.of("repeat", "busy", "seconds", "out", "hosts", "rate", "run-dir")),
+                        out);
                 case "-h", "--help" -> {
                     out.println(USAGE);
                     yield 0;
