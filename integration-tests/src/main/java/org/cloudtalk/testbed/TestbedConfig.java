@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * {@code runDir}.
  */
 public record TestbedConfig(String prefix, int hosts, int rateMbit, int latencyMs, int subnet, Path runDir) {
-    /** Default size: measured on the 2-core machine, see docs/benchmarks.md "Testbed capacity". */
+    /** Default size: the platform facts' suggestion for the 2-core machine; see docs/benchmarks.md "testbed". */
     public static final int DEFAULT_HOSTS = 12;
 
     public static final int DEFAULT_RATE_MBIT = 100;

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestbedEndToEndTest {
     @Test
-    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void experimentsKeepTheirPromisesAndNothingIsLeftBehind(@TempDir Path temp) {
         Root.assumeNamespaces();
         TestbedConfig config = TestbedLifecycleTest.config(temp.resolve("run"), 6, 100);

@@ -1,5 +1,6 @@
 package org.cloudtalk.testbed.fidelity;
 
+import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.net.Link;
@@ -27,6 +28,11 @@ public final class FidelityMonitor implements AutoCloseable {
     /** The verdict on the run so far. */
     public Fidelity verdict() {
         return Fidelity.judge(cpu.shares(), links.rates(), rateBits);
+    }
+
+    /** The saturated links' mean rates so far, bits/s. */
+    public Map<Link, Double> linkRates() {
+        return links.rates();
     }
 
     @Override

@@ -28,6 +28,7 @@ public final class BackgroundLoad implements AutoCloseable {
     private final Testbed testbed;
     private final List<StartedProcess> started = new ArrayList<>();
     private final Set<Link> saturated = new LinkedHashSet<>();
+    private final Set<Host> tcpServers = new java.util.HashSet<>();
 
     public BackgroundLoad(Testbed testbed) {
         this.testbed = testbed;
@@ -39,32 +40,46 @@ public final class BackgroundLoad implements AutoCloseable {
         if (hosts.size() < 2) {
             throw new TestbedException("Invalid value " + hosts.size() + " for busy hosts: TCP load needs at least 2");
         }
-        for (Host host : hosts) {
-            startServer(host, TCP_PORT, "tcp");
-        }
         for (int i = 0; i < hosts.size(); i++) {
-            Host from = hosts.get(i);
-            Host to = hosts.get((i + 1) % hosts.size());
-            start(
-                    from,
-                    "iperf-tcp-" + from.index() + "-" + to.index(),
-                    List.of(
-                            "iperf3",
-                            "-c",
-                            to.address(),
-                            "-p",
-                            Integer.toString(TCP_PORT),
-                            "-t",
-                            seconds(duration),
-                            // Reno: BBR leaves a ring of shaped links ~50% used (measured), reno fills them.
-                            "-C",
-                            "reno",
-                            "--connect-timeout",
-                            "3000"));
-            saturated.add(new Link(from, Link.Direction.UPLOAD));
-            saturated.add(new Link(to, Link.Direction.DOWNLOAD));
+            tcpFlow(hosts.get(i), hosts.get((i + 1) % hosts.size()), duration);
         }
         return this;
+    }
+
+    /** One long-lived TCP flow from each of {@code senders} to the receiver at the same position. */
+    public BackgroundLoad flows(List<Host> senders, List<Host> receivers, Duration duration) {
+        if (senders.size() != receivers.size()) {
+            throw new TestbedException("flows need one receiver per sender: " + senders.size() + " senders, "
+                    + receivers.size() + " receivers");
+        }
+        for (int i = 0; i < senders.size(); i++) {
+            tcpFlow(senders.get(i), receivers.get(i), duration);
+        }
+        return this;
+    }
+
+    private void tcpFlow(Host from, Host to, Duration duration) {
+        if (tcpServers.add(to)) {
+            startServer(to, TCP_PORT, "tcp");
+        }
+        start(
+                from,
+                "iperf-tcp-" + from.index() + "-" + to.index(),
+                List.of(
+                        "iperf3",
+                        "-c",
+                        to.address(),
+                        "-p",
+                        Integer.toString(TCP_PORT),
+                        "-t",
+                        seconds(duration),
+                        // Reno: BBR leaves a ring of shaped links ~50% used (measured), reno fills them.
+                        "-C",
+                        "reno",
+                        "--connect-timeout",
+                        "3000"));
+        saturated.add(new Link(from, Link.Direction.UPLOAD));
+        saturated.add(new Link(to, Link.Direction.DOWNLOAD));
     }
 
     /** Blasts UDP from {@code from} into {@code into} at 1.5 x the link rate for {@code duration}. */
@@ -103,6 +118,7 @@ public final class BackgroundLoad implements AutoCloseable {
             testbed.processes().stop(process);
         }
         started.clear();
+        tcpServers.clear();
     }
 
     private void startServer(Host host, int port, String kind) {
