@@ -3,6 +3,7 @@ package org.cloudtalk.testbed.cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
@@ -31,20 +32,15 @@ final class RunCommand {
             throw new TestbedException("Invalid value " + seconds + " for --seconds: must be between 1 and 3600");
         }
         Path outDir = Path.of(options.text("out", "testbed-results"));
+        List<Double> busy = options.fractions("busy", experiment.defaultBusy());
         Optional<Testbed> existing = Testbed.attach(TestbedMain.runDir(options));
         Testbed testbed = existing.orElseGet(() -> {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
             return Testbed.up(TestbedMain.config(options));
         });
         try {
-            ExperimentRunner.Outcome outcome = ExperimentRunner.run(
-                    experiment,
-                    testbed,
-                    options.fractions("busy", experiment.defaultBusy()),
-                    repeats,
-                    Duration.ofSeconds(seconds),
-                    outDir,
-                    out);
+            ExperimentRunner.Outcome outcome =
+                    ExperimentRunner.run(experiment, testbed, busy, repeats, Duration.ofSeconds(seconds), outDir, out);
             out.println(outcome.passed() ? "PASSED" : "FAILED: see the runs above");
             return outcome.passed() ? 0 : 2;
         } finally {

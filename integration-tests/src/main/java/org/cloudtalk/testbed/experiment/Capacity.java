@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.fidelity.EmulatorCpu;
 import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
 import org.cloudtalk.testbed.load.BackgroundLoad;
@@ -20,6 +21,7 @@ import org.cloudtalk.testbed.net.Link;
 public final class Capacity implements Experiment {
     static final String LINK_SHARE = "link-share-%";
     static final String IDLE = "cpu-idle-%";
+    static final String EMULATOR_CORES = "emulator-cores";
 
     @Override
     public String name() {
@@ -55,7 +57,9 @@ public final class Capacity implements Experiment {
         try (BackgroundLoad load = new BackgroundLoad(testbed).flows(from, to, loadTime)) {
             RunContext.pause(RunContext.SETTLE);
             try (FidelityMonitor monitor = FidelityMonitor.start(testbed, load.saturatedLinks())) {
+                EmulatorCpu cpu = EmulatorCpu.start(testbed.startedProcesses());
                 RunContext.pause(context.measure());
+                double cores = cpu.cores();
                 Fidelity fidelity = monitor.verdict();
                 List<Measurement> rows = new ArrayList<>();
                 for (Map.Entry<Link, Double> entry : monitor.linkRates().entrySet()) {
@@ -65,6 +69,7 @@ public final class Capacity implements Experiment {
                             entry.getValue() / testbed.config().rateBits() * 100));
                 }
                 rows.add(new Measurement(IDLE, "machine", fidelity.meanIdle() * 100));
+                rows.add(new Measurement(EMULATOR_CORES, "testbed", cores));
                 Check check = new Check(
                         "every link carries >= 90% of its rate",
                         fidelity.worstLinkShare() >= Fidelity.MIN_LINK_SHARE,
