@@ -11,10 +11,13 @@ import java.nio.file.Path;
  * {@code runDir}.
  */
 public record TestbedConfig(String prefix, int hosts, int rateMbit, int latencyMs, int subnet, Path runDir) {
-    /** Default size: the platform facts' suggestion for the 2-core machine; see docs/benchmarks.md "testbed". */
-    public static final int DEFAULT_HOSTS = 12;
+    /**
+     * Default size: the largest N x R measured on the 2-core machine with every link within 10% of R while half the
+     * hosts send to the other half (docs/benchmarks.md, "testbed: capacity").
+     */
+    public static final int DEFAULT_HOSTS = 24;
 
-    public static final int DEFAULT_RATE_MBIT = 100;
+    public static final int DEFAULT_RATE_MBIT = 400;
     public static final String DEFAULT_PREFIX = "cttb";
     public static final int DEFAULT_SUBNET = 77;
     public static final Path DEFAULT_RUN_DIR = Path.of("/tmp/cloudtalk-testbed");

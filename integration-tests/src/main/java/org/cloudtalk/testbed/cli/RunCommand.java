@@ -38,15 +38,28 @@ final class RunCommand {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
             return Testbed.up(TestbedMain.config(options));
         });
+        // A testbed brought up for this run goes down with it, also on Ctrl-C (its processes have sessions of
+        // their own and would outlive the launcher).
+        java.util.concurrent.atomic.AtomicBoolean down =
+                new java.util.concurrent.atomic.AtomicBoolean(existing.isPresent());
+        Thread hook = new Thread(
+                () -> {
+                    if (down.compareAndSet(false, true)) {
+                        testbed.down();
+                    }
+                },
+                "testbed-down");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             ExperimentRunner.Outcome outcome =
                     ExperimentRunner.run(experiment, testbed, busy, repeats, Duration.ofSeconds(seconds), outDir, out);
             out.println(outcome.passed() ? "PASSED" : "FAILED: see the runs above");
             return outcome.passed() ? 0 : 2;
         } finally {
-            if (existing.isEmpty()) {
+            if (down.compareAndSet(false, true)) {
                 testbed.down();
             }
+            Runtime.getRuntime().removeShutdownHook(hook);
         }
     }
 }
