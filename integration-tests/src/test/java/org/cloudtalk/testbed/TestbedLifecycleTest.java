@@ -53,9 +53,17 @@ class TestbedLifecycleTest {
             assertThat(connect.output()).contains("Connection refused");
             StartedProcess sleeper = testbed.processes().start(Optional.of(first), "sleeper", List.of("sleep", "60"));
             assertThat(sleeper.handle()).isPresent();
-            assertThat(Commands.run("ip", "netns", "identify", Long.toString(sleeper.pid()))
-                            .strip())
-                    .isEqualTo(first.namespace());
+            // Same PID throughout (setsid and `ip netns exec` exec in place), in the host's namespace once
+            // `ip netns exec` has entered it.
+            String namespace = "";
+            for (int i = 0; i < 50 && namespace.isEmpty(); i++) {
+                Thread.sleep(100);
+                namespace = Commands.run("ip", "netns", "identify", Long.toString(sleeper.pid()))
+                        .strip();
+            }
+            assertThat(namespace).isEqualTo(first.namespace());
+            assertThat(ProcessHandle.of(sleeper.pid()).flatMap(h -> h.info().command()))
+                    .hasValueSatisfying(command -> assertThat(command).endsWith("sleep"));
         }
         assertNothingLeft(config.prefix());
     }
