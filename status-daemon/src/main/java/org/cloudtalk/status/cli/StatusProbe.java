@@ -111,33 +111,14 @@ public final class StatusProbe implements Callable<Integer> {
             err.println("status probe: Invalid value " + keyFile + " for --key-file: " + e.getMessage());
             return Launchers.CONFIG;
         }
-        long requestId = new SecureRandom().nextLong();
-        byte[] request = codec.encodeRequest(new StatusRequest(requestId, System.currentTimeMillis(), endpoints));
-        try (DatagramSocket socket = new DatagramSocket()) {
-            socket.setSoTimeout(timeoutMillis);
-            long start = System.nanoTime();
-            socket.send(new DatagramPacket(request, request.length, target));
-            byte[] buffer = new byte[WireFormat.MAX_DATAGRAM + 1];
-            long deadline = start + timeoutMillis * 1_000_000L;
-            while (true) {
-                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
-                socket.receive(packet);
-                StatusReply reply;
-                try {
-                    reply = codec.decodeReply(buffer, packet.getLength());
-                } catch (WireException e) {
-                    err.println("status probe: bad reply from " + packet.getSocketAddress() + ": " + e.getMessage());
-                    return BAD_REPLY;
-                }
-                if (reply.requestId() != requestId) {
-                    // A late answer to someone else's request: keep waiting for ours.
-                    int left = (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-                    socket.setSoTimeout(left);
-                    continue;
-                }
-                out.println(json(reply, (System.nanoTime() - start) / 1000));
-                return 0;
-            }
+        long start = System.nanoTime();
+        try {
+            StatusReply reply = ask(codec, target, endpoints, timeoutMillis);
+            out.println(json(reply, (System.nanoTime() - start) / 1000));
+            return 0;
+        } catch (WireException e) {
+            err.println("status probe: bad reply from " + target + ": " + e.getMessage());
+            return BAD_REPLY;
         } catch (SocketTimeoutException e) {
             err.println("status probe: no reply from " + daemon + " within " + timeoutMillis
                     + " ms (is the daemon running there, with this deployment's key?)");
@@ -145,6 +126,36 @@ public final class StatusProbe implements Callable<Integer> {
         } catch (IOException e) {
             err.println("status probe: " + e.getMessage());
             return NO_REPLY;
+        }
+    }
+
+    /**
+     * Sends one authenticated request for {@code endpoints} to {@code target} and waits up to {@code timeoutMillis}
+     * for its reply (late replies to other requests are skipped).
+     *
+     * @throws SocketTimeoutException if no reply came in time
+     * @throws WireException if a reply fails its checks
+     */
+    public static StatusReply ask(
+            StatusCodec codec, InetSocketAddress target, List<InetAddress> endpoints, int timeoutMillis)
+            throws IOException, WireException {
+        long requestId = new SecureRandom().nextLong();
+        byte[] request = codec.encodeRequest(new StatusRequest(requestId, System.currentTimeMillis(), endpoints));
+        try (DatagramSocket socket = new DatagramSocket()) {
+            socket.setSoTimeout(timeoutMillis);
+            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+            socket.send(new DatagramPacket(request, request.length, target));
+            byte[] buffer = new byte[WireFormat.MAX_DATAGRAM + 1];
+            while (true) {
+                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+                socket.receive(packet);
+                StatusReply reply = codec.decodeReply(buffer, packet.getLength());
+                if (reply.requestId() == requestId) {
+                    return reply;
+                }
+                // A late answer to someone else's request: keep waiting for ours.
+                socket.setSoTimeout((int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            }
         }
     }
 

@@ -1,0 +1,27 @@
+package org.cloudtalk.testbed.cli;
+
+import java.util.List;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.experiment.Capacity;
+import org.cloudtalk.testbed.experiment.Experiment;
+import org.cloudtalk.testbed.experiment.QueryUnderLoad;
+import org.cloudtalk.testbed.experiment.StatusAccuracy;
+
+/** The experiments {@code testbed run} knows by name. */
+final class Experiments {
+    private static final List<Experiment> ALL = List.of(new StatusAccuracy(), new QueryUnderLoad(), new Capacity());
+
+    private Experiments() {}
+
+    static List<String> names() {
+        return ALL.stream().map(Experiment::name).toList();
+    }
+
+    static Experiment named(String name) {
+        return ALL.stream()
+                .filter(e -> e.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new TestbedException(
+                        "unknown experiment " + name + " (known: " + String.join(", ", names()) + ")"));
+    }
+}

@@ -1,0 +1,220 @@
+package org.cloudtalk.testbed.experiment;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.CloudTalkException;
+import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.server.cli.ServerMain;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.fidelity.FidelityMonitor;
+import org.cloudtalk.testbed.load.BackgroundLoad;
+import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.proc.StatusDaemons;
+import org.cloudtalk.testbed.state.StartedProcess;
+
+/**
+ * {@code query-under-load}: host 0 writes 3 replicas along a daisy chain (§4.1) and asks a CloudTalk server where;
+ * k of the other hosts are busy. Whenever at least 3 candidates are idle, CloudTalk's answers must avoid every busy
+ * host in at least 99% of queries; random choice of 3 distinct candidates avoids them at the hypergeometric rate
+ * C(idle, 3) / C(candidates, 3), which the run also samples. The server runs in the root namespace (the control
+ * plane) and reaches every daemon over the unshaped management links.
+ */
+public final class QueryUnderLoad implements Experiment {
+    static final String CLOUDTALK = "cloudtalk-avoids-busy-%";
+    static final String RANDOM = "random-avoids-busy-%";
+    static final String RANDOM_EXPECTED = "random-expected-%";
+    static final String LATENCY = "query-ms";
+    static final int REPLICAS = 3;
+    static final double MIN_AVOIDED = 0.99;
+    private static final int QUERIES = 100;
+    private static final Duration SPACING = Duration.ofMillis(20);
+
+    @Override
+    public String name() {
+        return "query-under-load";
+    }
+
+    @Override
+    public List<Double> defaultBusy() {
+        return List.of(0.1, 0.3, 0.5, 0.7, 0.9);
+    }
+
+    @Override
+    public List<String> chartMetrics() {
+        return List.of(CLOUDTALK, RANDOM, RANDOM_EXPECTED);
+    }
+
+    @Override
+    public String chartTitle() {
+        return "Daisy-chain answers that avoid every busy host";
+    }
+
+    @Override
+    public RunResult run(RunContext context) {
+        Testbed testbed = context.testbed();
+        Host writer = testbed.host(0);
+        List<Host> candidates = testbed.hosts().subList(1, testbed.hosts().size());
+        List<Host> busy = context.pickBusy(candidates);
+        Set<String> busyAddresses = busy.stream().map(Host::address).collect(Collectors.toSet());
+        String query = query(writer, candidates);
+        List<Measurement> rows = new ArrayList<>();
+        int idle = candidates.size() - busy.size();
+        double expected = choose(idle, REPLICAS) / choose(candidates.size(), REPLICAS);
+        rows.add(new Measurement(RANDOM_EXPECTED, "hypergeometric", expected * 100));
+        Duration loadTime = RunContext.SETTLE.plusSeconds(15);
+        StartedProcess server = null;
+        try (BackgroundLoad load = new BackgroundLoad(testbed).busy(busy, loadTime)) {
+            int port = freePort();
+            server = startServer(testbed, port);
+            CloudTalkClient client = new CloudTalkClient(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+            RunContext.pause(RunContext.SETTLE);
+            awaitServer(client, query);
+            int avoided = 0;
+            try (FidelityMonitor monitor = FidelityMonitor.start(testbed, load.saturatedLinks())) {
+                for (int q = 0; q < QUERIES; q++) {
+                    long start = System.nanoTime();
+                    QueryResult result = ask(client, query);
+                    rows.add(new Measurement(LATENCY, "q" + q, (System.nanoTime() - start) / 1e6));
+                    boolean clean = avoids(result.bindings().values(), busyAddresses);
+                    avoided += clean ? 1 : 0;
+                    rows.add(new Measurement(CLOUDTALK, "q" + q, clean ? 100 : 0));
+                    List<Host> shuffled = new ArrayList<>(candidates);
+                    Collections.shuffle(shuffled, context.random());
+                    boolean randomClean = avoids(
+                            shuffled.subList(0, REPLICAS).stream()
+                                    .map(Host::address)
+                                    .toList(),
+                            busyAddresses);
+                    rows.add(new Measurement(RANDOM, "q" + q, randomClean ? 100 : 0));
+                    RunContext.pause(SPACING);
+                }
+                double share = avoided / (double) QUERIES;
+                Check check = idle >= REPLICAS
+                        ? new Check(
+                                "answers avoid busy hosts in >= 99% of queries",
+                                share >= MIN_AVOIDED,
+                                String.format("%.1f%% (random: %.1f%% expected)", share * 100, expected * 100))
+                        : new Check(
+                                "fewer than 3 idle candidates: nothing to promise",
+                                true,
+                                String.format("%.1f%% avoided", share * 100));
+                return new RunResult(rows, List.of(check), monitor.verdict());
+            }
+        } finally {
+            if (server != null) {
+                testbed.processes().stop(server);
+            }
+        }
+    }
+
+    /** The §4.1 daisy chain: the writer sends to B, B to C, C to D; B, C and D bind to distinct candidates. */
+    static String query(Host writer, List<Host> candidates) {
+        String pool = candidates.stream().map(Host::address).collect(Collectors.joining(" "));
+        return String.join(
+                "\n",
+                "B = C = D = (" + pool + ")",
+                "f1 " + writer.address() + " -> B size 64M",
+                "f2 B -> C size sz(f1) transfer t(f1)",
+                "f3 C -> D size sz(f1) transfer t(f2)",
+                "");
+    }
+
+    private static boolean avoids(Collection<String> chosen, Set<String> busy) {
+        return chosen.stream().noneMatch(busy::contains);
+    }
+
+    private static double choose(int n, int k) {
+        if (k > n) {
+            return 0;
+        }
+        double result = 1;
+        for (int i = 0; i < k; i++) {
+            result = result * (n - i) / (i + 1);
+        }
+        return result;
+    }
+
+    private static StartedProcess startServer(Testbed testbed, int port) {
+        Path dir = testbed.runDir();
+        try {
+            Path map = dir.resolve("locator.map");
+            Files.write(
+                    map,
+                    testbed.hosts().stream()
+                            .map(h -> h.address() + " " + h.managementAddress() + ":" + StatusDaemons.PORT)
+                            .toList());
+            Path config = dir.resolve("server.properties");
+            Files.writeString(
+                    config,
+                    String.join(
+                            "\n",
+                            "bind=127.0.0.1",
+                            "port=" + port,
+                            "status.key.file=" + StatusDaemons.keyFile(testbed.state()),
+                            "locator.map=" + map,
+                            // Each query stands alone here: no pseudo-reservations between consecutive ones.
+                            "reservation.hold.ms=0",
+                            ""));
+            return testbed.processes()
+                    .startJava(
+                            Optional.empty(),
+                            "server",
+                            "128m",
+                            ServerMain.class.getName(),
+                            List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                            List.of("--config", config.toString()));
+        } catch (IOException e) {
+            throw new TestbedException("cannot write the server's configuration: " + e.getMessage(), e);
+        }
+    }
+
+    private static void awaitServer(CloudTalkClient client, String query) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try {
+                client.query(query, CloudTalkClient.Evaluator.HEURISTIC, false, false, Duration.ofSeconds(2));
+                return;
+            } catch (CloudTalkException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new TestbedException("the CloudTalk server did not answer within 30 s: " + e.getMessage(), e);
+                }
+                RunContext.pause(Duration.ofMillis(200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TestbedException("interrupted", e);
+            }
+        }
+    }
+
+    private static QueryResult ask(CloudTalkClient client, String query) {
+        try {
+            return client.query(query, CloudTalkClient.Evaluator.HEURISTIC, false, false, Duration.ofSeconds(2));
+        } catch (CloudTalkException e) {
+            throw new TestbedException("query failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new TestbedException("no free local port: " + e.getMessage(), e);
+        }
+    }
+}

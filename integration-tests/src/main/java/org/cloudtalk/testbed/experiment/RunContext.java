@@ -1,0 +1,41 @@
+package org.cloudtalk.testbed.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
+
+/**
+ * One run's settings: the testbed, the share of hosts to make busy, how long to measure, and a random source
+ * seeded by the repeat number, so that repeat r of a busy fraction picks the same hosts every time.
+ */
+public record RunContext(Testbed testbed, double busyFraction, int repeat, Duration measure, Random random) {
+    /** How long background load needs to reach its steady state (TCP ramp-up plus one daemon smoothing window). */
+    public static final Duration SETTLE = Duration.ofSeconds(3);
+
+    /** {@code busyFraction} of {@code candidates} (at least 2, as TCP load needs a peer), picked at random. */
+    public List<Host> pickBusy(List<Host> candidates) {
+        int count = Math.max(2, (int) Math.round(busyFraction * candidates.size()));
+        if (count > candidates.size()) {
+            throw new TestbedException("Invalid value " + busyFraction + " for --busy: " + count
+                    + " busy hosts needed but only " + candidates.size() + " can be busy");
+        }
+        List<Host> shuffled = new ArrayList<>(candidates);
+        Collections.shuffle(shuffled, random);
+        return List.copyOf(shuffled.subList(0, count));
+    }
+
+    /** Sleeps, turning an interrupt into a failed run. */
+    public static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package org.cloudtalk.testbed.net;
+
+import org.cloudtalk.testbed.TestbedConfig;
+import org.cloudtalk.testbed.state.TestbedState;
+
+/**
+ * Builds the testbed's network: one routed core namespace (ip_forward on, one /32 route per host) and, per host, a
+ * namespace with one /32 address, a shaped veth to the core and an unshaped management veth to the root namespace.
+ * A routed core rather than a Linux bridge: over a bridge a sender is charged for packets queued at the receiver's
+ * shaper, so unresponsive UDP never causes loss (ARCHITECTURE.md, platform facts). IPv6 is off in every namespace,
+ * so no router solicitations or DAD traffic show up in the counters.
+ */
+public final class Network {
+    private Network() {}
+
+    public static String coreNamespace(TestbedConfig config) {
+        return config.prefix() + "-core";
+    }
+
+    /** Creates everything {@code state}'s config describes, recording each object before creating it. */
+    public static void build(TestbedState state) {
+        TestbedConfig config = state.config();
+        String core = coreNamespace(config);
+        state.addNamespace(core);
+        Commands.run("ip", "netns", "add", core);
+        prepareNamespace(core);
+        Commands.inNamespace(core, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1");
+        if (config.latencyMs() > 0) {
+            Shaper.requireLatencySupport(core);
+        }
+        for (int i = 0; i < config.hosts(); i++) {
+            Host host = Host.of(config.prefix(), config.subnet(), i);
+            state.addHost(host);
+            state.addNamespace(host.namespace());
+            Commands.run("ip", "netns", "add", host.namespace());
+            prepareNamespace(host.namespace());
+            dataLink(config, core, host);
+            state.addRootLink(host.managementPeer());
+            managementLink(config, host);
+        }
+    }
+
+    private static void prepareNamespace(String namespace) {
+        Commands.inNamespace(
+                namespace,
+                "sysctl",
+                "-q",
+                "-w",
+                "net.ipv6.conf.all.disable_ipv6=1",
+                "net.ipv6.conf.default.disable_ipv6=1");
+        Commands.run("ip", "-n", namespace, "link", "set", "lo", "up");
+    }
+
+    private static void dataLink(TestbedConfig config, String core, Host host) {
+        String coreAddress = Host.coreAddress(config.subnet());
+        String ns = host.namespace();
+        Commands.run(
+                "ip",
+                "link",
+                "add",
+                host.link(),
+                "netns",
+                ns,
+                "type",
+                "veth",
+                "peer",
+                "name",
+                host.coreLink(),
+                "netns",
+                core);
+        Commands.run("ip", "-n", ns, "addr", "add", host.address() + "/32", "dev", host.link());
+        Commands.run("ip", "-n", ns, "link", "set", host.link(), "up");
+        Commands.run("ip", "-n", ns, "route", "add", coreAddress, "dev", host.link(), "scope", "link");
+        Commands.run(
+                "ip",
+                "-n",
+                ns,
+                "route",
+                "add",
+                "10." + config.subnet() + ".0.0/16",
+                "via",
+                coreAddress,
+                "dev",
+                host.link(),
+                "onlink");
+        Commands.run("ip", "-n", core, "addr", "add", coreAddress + "/32", "dev", host.coreLink());
+        Commands.run("ip", "-n", core, "link", "set", host.coreLink(), "up");
+        Commands.run("ip", "-n", core, "route", "add", host.address() + "/32", "dev", host.coreLink());
+        // Upload is shaped where the host sends, download where the core sends to it.
+        Shaper.shape(ns, host.link(), config.rateMbit(), config.latencyMs());
+        Shaper.shape(core, host.coreLink(), config.rateMbit(), config.latencyMs());
+    }
+
+    private static void managementLink(TestbedConfig config, Host host) {
+        String rootAddress = Host.managementRootAddress(config.subnet());
+        String ns = host.namespace();
+        Commands.run(
+                "ip",
+                "link",
+                "add",
+                host.managementPeer(),
+                "type",
+                "veth",
+                "peer",
+                "name",
+                host.managementLink(),
+                "netns",
+                ns);
+        Commands.run("ip", "addr", "add", rootAddress + "/32", "dev", host.managementPeer());
+        Commands.run("ip", "link", "set", host.managementPeer(), "up");
+        Commands.run(
+                "ip",
+                "route",
+                "add",
+                host.managementAddress() + "/32",
+                "dev",
+                host.managementPeer(),
+                "src",
+                rootAddress);
+        Commands.run("ip", "-n", ns, "addr", "add", host.managementAddress() + "/32", "dev", host.managementLink());
+        Commands.run("ip", "-n", ns, "link", "set", host.managementLink(), "up");
+        Commands.run("ip", "-n", ns, "route", "add", rootAddress, "dev", host.managementLink(), "scope", "link");
+    }
+}

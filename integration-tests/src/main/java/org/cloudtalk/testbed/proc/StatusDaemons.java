@@ -1,0 +1,119 @@
+package org.cloudtalk.testbed.proc;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Optional;
+import org.cloudtalk.status.cli.StatusDaemonMain;
+import org.cloudtalk.status.cli.StatusProbe;
+import org.cloudtalk.status.wire.EndpointStatus;
+import org.cloudtalk.status.wire.KeyFile;
+import org.cloudtalk.status.wire.MessageAuthenticator;
+import org.cloudtalk.status.wire.StatusCodec;
+import org.cloudtalk.status.wire.WireException;
+import org.cloudtalk.testbed.TestbedConfig;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.state.TestbedState;
+
+/**
+ * One status daemon per host, inside the host's namespace, sampling the host's shaped veth with capacity = the link
+ * rate; asked over the unshaped management link so that a probe never waits behind the measured traffic.
+ */
+public final class StatusDaemons {
+    public static final int PORT = 7450;
+    private static final String HEAP = "48m";
+
+    private final StatusCodec codec;
+
+    private StatusDaemons(StatusCodec codec) {
+        this.codec = codec;
+    }
+
+    /** The deployment key shared by the daemons and the servers of the testbed. */
+    public static Path keyFile(TestbedState state) {
+        return state.runDir().resolve("status.key");
+    }
+
+    /** Starts a daemon in every host of {@code state} and waits until each one answers. */
+    public static StatusDaemons start(TestbedState state, Processes processes) {
+        TestbedConfig config = state.config();
+        Path key = keyFile(state);
+        try {
+            byte[] secret = new byte[32];
+            new SecureRandom().nextBytes(secret);
+            Files.write(key, secret);
+            for (Host host : state.snapshot().hosts()) {
+                Path file = state.runDir().resolve("daemon-" + host.index() + ".properties");
+                Files.writeString(
+                        file,
+                        String.join(
+                                "\n",
+                                "key.file=" + key,
+                                "bind=0.0.0.0",
+                                "port=" + PORT,
+                                "endpoints=" + host.address(),
+                                "interface=" + host.link(),
+                                "nic.capacity.mbps=" + config.rateMbit(),
+                                "sample.interval.ms=250",
+                                "smoothing.window.ms=1000",
+                                "counters.log.interval.s=0",
+                                ""));
+                processes.startJava(
+                        Optional.of(host),
+                        "daemon-" + host.index(),
+                        HEAP,
+                        StatusDaemonMain.class.getName(),
+                        List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                        List.of("--config", file.toString()));
+            }
+        } catch (IOException e) {
+            throw new TestbedException("cannot write daemon configuration: " + e.getMessage(), e);
+        }
+        StatusDaemons daemons = attach(state);
+        for (Host host : state.snapshot().hosts()) {
+            daemons.awaitAnswer(host, 30_000);
+        }
+        return daemons;
+    }
+
+    /** Talks to the daemons of a testbed that is already up. */
+    public static StatusDaemons attach(TestbedState state) {
+        try {
+            return new StatusDaemons(new StatusCodec(new MessageAuthenticator(KeyFile.read(keyFile(state)))));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new TestbedException("cannot read the testbed's key " + keyFile(state) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Asks {@code host}'s daemon for its endpoint's status over the management link. */
+    public EndpointStatus probe(Host host) throws IOException, WireException {
+        InetSocketAddress daemon = new InetSocketAddress(InetAddress.getByName(host.managementAddress()), PORT);
+        return StatusProbe.ask(codec, daemon, List.of(InetAddress.getByName(host.address())), 1000)
+                .endpoints()
+                .get(0);
+    }
+
+    private void awaitAnswer(Host host, long timeoutMillis) {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (true) {
+            try {
+                probe(host);
+                return;
+            } catch (SocketTimeoutException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new TestbedException("the status daemon of " + host.namespace() + " did not answer within "
+                            + timeoutMillis / 1000 + " s; see its log");
+                }
+            } catch (IOException | WireException e) {
+                throw new TestbedException(
+                        "the status daemon of " + host.namespace() + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+}

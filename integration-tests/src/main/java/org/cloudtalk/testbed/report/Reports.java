@@ -1,0 +1,109 @@
+package org.cloudtalk.testbed.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.experiment.Check;
+import org.cloudtalk.testbed.experiment.Experiment;
+import org.cloudtalk.testbed.experiment.Measurement;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Writes an experiment's results to a directory: {@code NAME-raw.csv} (every measurement), {@code NAME-runs.csv}
+ * (each run's fidelity verdict and checks), {@code NAME-summary.md} and {@code NAME.png} / {@code NAME.svg} (the
+ * chart metrics' averages against the busy fraction, valid runs only), drawn with XChart.
+ */
+public final class Reports {
+    private Reports() {}
+
+    public static void write(Experiment experiment, List<RunRecord> records, Summary summary, Path dir) {
+        String name = experiment.name();
+        try {
+            Files.createDirectories(dir);
+            List<String> raw = new ArrayList<>(List.of("experiment,busy,repeat,valid,metric,subject,value"));
+            List<String> runs = new ArrayList<>(List.of(
+                    "experiment,busy,repeat,valid,mean_idle,min_idle,worst_link_share,checks_passed,problems,checks"));
+            for (RunRecord record : records) {
+                boolean valid = record.result().fidelity().valid();
+                for (Measurement m : record.result().measurements()) {
+                    raw.add(String.join(
+                            ",",
+                            name,
+                            number(record.busyFraction()),
+                            Integer.toString(record.repeat()),
+                            Boolean.toString(valid),
+                            m.metric(),
+                            m.subject(),
+                            number(m.value())));
+                }
+                var fidelity = record.result().fidelity();
+                runs.add(String.join(
+                        ",",
+                        name,
+                        number(record.busyFraction()),
+                        Integer.toString(record.repeat()),
+                        Boolean.toString(valid),
+                        number(fidelity.meanIdle()),
+                        number(fidelity.minIdle()),
+                        number(fidelity.worstLinkShare()),
+                        Boolean.toString(record.result().checks().stream().allMatch(Check::passed)),
+                        quote(String.join("; ", fidelity.problems())),
+                        quote(record.result().checks().stream()
+                                .map(c -> (c.passed() ? "ok " : "FAILED ") + c.name() + ": " + c.detail())
+                                .reduce((a, b) -> a + "; " + b)
+                                .orElse(""))));
+            }
+            Files.write(dir.resolve(name + "-raw.csv"), raw);
+            Files.write(dir.resolve(name + "-runs.csv"), runs);
+            Files.writeString(dir.resolve(name + "-summary.md"), "# " + name + "\n\n" + summary.toMarkdown());
+            XYChart chart = chart(experiment, summary);
+            BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+            VectorGraphicsEncoder.saveVectorGraphic(
+                    chart, dir.resolve(name).toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+        } catch (IOException e) {
+            throw new TestbedException("cannot write results to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    static XYChart chart(Experiment experiment, Summary summary) {
+        XYChart chart = new XYChartBuilder()
+                .width(800)
+                .height(500)
+                .title(experiment.chartTitle() + " (" + (summary.runs() - summary.invalidRuns()) + " valid runs, "
+                        + summary.invalidRuns() + " left out)")
+                .xAxisTitle("busy hosts (%)")
+                .yAxisTitle("%")
+                .build();
+        chart.getStyler().setYAxisMin(0.0);
+        for (String metric : experiment.chartMetrics()) {
+            List<Summary.Row> rows = summary.rows().stream()
+                    .filter(r -> r.metric().equals(metric))
+                    .toList();
+            if (rows.isEmpty()) {
+                continue;
+            }
+            chart.addSeries(
+                            metric,
+                            rows.stream().map(r -> r.busyFraction() * 100).toList(),
+                            rows.stream().map(Summary.Row::avg).toList())
+                    .setMarker(SeriesMarkers.CIRCLE);
+        }
+        return chart;
+    }
+
+    private static String number(double value) {
+        return String.format(Locale.ROOT, "%.4f", value);
+    }
+
+    private static String quote(String text) {
+        return "\"" + text.replace("\"", "\"\"") + "\"";
+    }
+}

@@ -1,0 +1,85 @@
+package org.cloudtalk.testbed.report;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.cloudtalk.testbed.experiment.Measurement;
+
+/**
+ * The summary of an experiment: per busy fraction and metric, over the valid runs only, the average, median and 99th
+ * percentile of every raw value and the spread (max - min) of the per-repeat averages; plus how many runs the
+ * fidelity check left out.
+ */
+public record Summary(List<Row> rows, int runs, int invalidRuns) {
+    public Summary {
+        rows = List.copyOf(rows);
+    }
+
+    /** One line of the table. */
+    public record Row(
+            double busyFraction, String metric, int values, double avg, double p50, double p99, double spread) {}
+
+    public static Summary of(Collection<RunRecord> records) {
+        List<RunRecord> valid =
+                records.stream().filter(r -> r.result().fidelity().valid()).toList();
+        Map<Double, Map<String, Map<Integer, List<Double>>>> grouped = new TreeMap<>();
+        for (RunRecord record : valid) {
+            for (Measurement m : record.result().measurements()) {
+                grouped.computeIfAbsent(record.busyFraction(), b -> new TreeMap<>())
+                        .computeIfAbsent(m.metric(), k -> new TreeMap<>())
+                        .computeIfAbsent(record.repeat(), r -> new ArrayList<>())
+                        .add(m.value());
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        grouped.forEach((busy, metrics) -> metrics.forEach((metric, repeats) -> {
+            List<Double> all =
+                    repeats.values().stream().flatMap(List::stream).sorted().collect(Collectors.toList());
+            List<Double> means = repeats.values().stream().map(Summary::mean).toList();
+            double spread = means.stream()
+                            .mapToDouble(Double::doubleValue)
+                            .max()
+                            .orElse(0)
+                    - means.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+            rows.add(
+                    new Row(busy, metric, all.size(), mean(all), percentile(all, 0.50), percentile(all, 0.99), spread));
+        }));
+        return new Summary(rows, records.size(), records.size() - valid.size());
+    }
+
+    /** The summary as a Markdown table. */
+    public String toMarkdown() {
+        StringBuilder out = new StringBuilder();
+        out.append("| busy | metric | n | avg | p50 | p99 | spread over repeats |\n");
+        out.append("|---|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            out.append(String.format(
+                    "| %.0f%% | %s | %d | %.2f | %.2f | %.2f | %.2f |%n",
+                    row.busyFraction() * 100,
+                    row.metric(),
+                    row.values(),
+                    row.avg(),
+                    row.p50(),
+                    row.p99(),
+                    row.spread()));
+        }
+        out.append(String.format("%n%d runs, %d left out as invalid by the fidelity check.%n", runs, invalidRuns));
+        return out.toString();
+    }
+
+    static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    /** Nearest-rank percentile of sorted {@code values}. */
+    static double percentile(List<Double> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p * sorted.size());
+        return sorted.get(Math.max(0, rank - 1));
+    }
+}

@@ -1,0 +1,160 @@
+package org.cloudtalk.testbed.state;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.cloudtalk.testbed.TestbedConfig;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
+
+/**
+ * The state file of one testbed ({@code RUN_DIR/state.json}): its configuration, its hosts, and every namespace,
+ * root-namespace link and process it created, each written down <em>before</em> it is created so that {@code down}
+ * finds it even after a crash halfway through {@code up}.
+ *
+ * <p>Concurrency: every method is synchronized on this object; each change is written to disk before it returns.
+ */
+public final class TestbedState {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final String FILE_NAME = "state.json";
+
+    private final Path file;
+    private Snapshot snapshot;
+
+    private TestbedState(Path file, Snapshot snapshot) {
+        this.file = file;
+        this.snapshot = snapshot;
+    }
+
+    /** Starts a new state file for {@code config}; refuses if one is already there (a testbed is up or left over). */
+    public static TestbedState create(TestbedConfig config) {
+        Path file = config.runDir().resolve(FILE_NAME);
+        if (Files.exists(file)) {
+            throw new TestbedException("a testbed is already recorded in " + file + ": run `testbed down` first");
+        }
+        try {
+            Files.createDirectories(config.runDir().resolve("logs"));
+        } catch (IOException e) {
+            throw new TestbedException("cannot create run directory " + config.runDir() + ": " + e.getMessage(), e);
+        }
+        TestbedState state = new TestbedState(
+                file, new Snapshot(config, List.of(), List.of(), List.of(), List.of(), System.currentTimeMillis()));
+        state.save();
+        return state;
+    }
+
+    /** Reads the state file under {@code runDir}, if there is one. */
+    public static java.util.Optional<TestbedState> read(Path runDir) {
+        Path file = runDir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(new TestbedState(file, JSON.readValue(file.toFile(), Snapshot.class)));
+        } catch (IOException e) {
+            throw new TestbedException("cannot read state file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public synchronized Snapshot snapshot() {
+        return snapshot;
+    }
+
+    public TestbedConfig config() {
+        return snapshot().config();
+    }
+
+    public Path runDir() {
+        return file.getParent();
+    }
+
+    public synchronized void addHost(Host host) {
+        snapshot = snapshot.with(
+                append(snapshot.hosts(), host), snapshot.namespaces(), snapshot.rootLinks(), snapshot.processes());
+        save();
+    }
+
+    public synchronized void addNamespace(String namespace) {
+        snapshot = snapshot.with(
+                snapshot.hosts(), append(snapshot.namespaces(), namespace), snapshot.rootLinks(), snapshot.processes());
+        save();
+    }
+
+    public synchronized void addRootLink(String link) {
+        snapshot = snapshot.with(
+                snapshot.hosts(), snapshot.namespaces(), append(snapshot.rootLinks(), link), snapshot.processes());
+        save();
+    }
+
+    public synchronized void addProcess(StartedProcess process) {
+        snapshot = snapshot.with(
+                snapshot.hosts(), snapshot.namespaces(), snapshot.rootLinks(), append(snapshot.processes(), process));
+        save();
+    }
+
+    public synchronized void removeProcess(long pid) {
+        snapshot = snapshot.with(
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                snapshot.processes().stream().filter(p -> p.pid() != pid).toList());
+        save();
+    }
+
+    /** Deletes the state file: everything it listed is gone. */
+    public synchronized void delete() {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <T> List<T> append(List<T> list, T value) {
+        List<T> copy = new ArrayList<>(list);
+        copy.add(requireNonNull(value, "value is null"));
+        return List.copyOf(copy);
+    }
+
+    private void save() {
+        Path temp = file.resolveSibling(FILE_NAME + ".tmp");
+        try {
+            JSON.writeValue(temp.toFile(), snapshot);
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new TestbedException("cannot write state file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The state file's content. */
+    public record Snapshot(
+            TestbedConfig config,
+            List<Host> hosts,
+            List<String> namespaces,
+            List<String> rootLinks,
+            List<StartedProcess> processes,
+            long createdMillis) {
+        public Snapshot {
+            hosts = List.copyOf(hosts);
+            namespaces = List.copyOf(namespaces);
+            rootLinks = List.copyOf(rootLinks);
+            processes = List.copyOf(processes);
+        }
+
+        Snapshot with(
+                List<Host> newHosts,
+                List<String> newNamespaces,
+                List<String> newRootLinks,
+                List<StartedProcess> newProcesses) {
+            return new Snapshot(config, newHosts, newNamespaces, newRootLinks, newProcesses, createdMillis);
+        }
+    }
+}

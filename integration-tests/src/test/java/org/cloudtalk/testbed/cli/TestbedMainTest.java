@@ -1,0 +1,50 @@
+package org.cloudtalk.testbed.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad command lines get one clear line and an exit code, before anything is built. */
+class TestbedMainTest {
+    @TempDir
+    Path runDir;
+
+    @Test
+    void badInputIsRejectedWithAClearMessage() {
+        assertError(List.of("up", "--hosts", "x"), 1, "Invalid value x for --hosts: not a whole number");
+        assertError(List.of("up", "--hosts", "1"), 1, "Invalid value 1 for hosts: must be between 2 and 250");
+        assertError(List.of("up", "--rate", "0"), 1, "Invalid value 0 for rate: must be between 1 and 10000 Mbit/s");
+        assertError(List.of("up", "--colour", "red"), 1, "unknown option --colour");
+        assertError(List.of("run", "nope"), 1, "unknown experiment nope (known: status-accuracy, query-under-load");
+        assertError(
+                List.of("run", "status-accuracy", "--busy", "1.5"),
+                1,
+                "Invalid value 1.5 for --busy: expected fractions in (0, 1)");
+        assertError(List.of("launch"), 64, "unknown command launch");
+        assertError(List.of("down", "--run-dir", runDir.toString()), 1, "no testbed recorded in " + runDir);
+    }
+
+    @Test
+    void statusWithoutATestbedSaysSo() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = TestbedMain.run(
+                List.of("status", "--run-dir", runDir.toString()),
+                new PrintStream(out, true),
+                new PrintStream(new ByteArrayOutputStream(), true));
+        assertThat(exit).isZero();
+        assertThat(out.toString()).contains("no testbed recorded in " + runDir);
+    }
+
+    private void assertError(List<String> args, int code, String message) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit =
+                TestbedMain.run(args, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true));
+        assertThat(exit).as(String.join(" ", args)).isEqualTo(code);
+        assertThat(err.toString()).as(String.join(" ", args)).contains(message);
+    }
+}

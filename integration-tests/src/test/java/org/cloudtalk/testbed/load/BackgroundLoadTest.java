@@ -1,0 +1,54 @@
+package org.cloudtalk.testbed.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.cloudtalk.status.wire.EndpointStatus;
+import org.cloudtalk.testbed.Leftovers;
+import org.cloudtalk.testbed.Root;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedConfig;
+import org.cloudtalk.testbed.experiment.RunContext;
+import org.cloudtalk.testbed.fidelity.LinkMeter;
+import org.cloudtalk.testbed.net.Link;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Unresponsive UDP into a host fills its download link (the routed core drops the excess at the receiver's shaper
+ * instead of pushing back on the sender, as a bridge would), and its daemon sees it.
+ */
+class BackgroundLoadTest {
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void udpBlastFillsTheReceiversDownload(@TempDir Path runDir) throws Exception {
+        Root.assumeNamespaces();
+        int id = ThreadLocalRandom.current().nextInt(100, 1000);
+        TestbedConfig config = new TestbedConfig("cttu" + id, 2, 50, 0, 100 + 2 * (id % 60), runDir);
+        try (Testbed testbed = Testbed.up(config);
+                BackgroundLoad load =
+                        new BackgroundLoad(testbed).udpBlast(testbed.host(0), testbed.host(1), Duration.ofSeconds(8))) {
+            RunContext.pause(Duration.ofSeconds(2));
+            LinkMeter meter = LinkMeter.start(testbed.coreNamespace(), load.saturatedLinks());
+            RunContext.pause(Duration.ofSeconds(3));
+            Map<Link, Double> rates = meter.rates();
+            EndpointStatus receiver = testbed.daemons().probe(testbed.host(1));
+            assertThat(rates).hasSize(2);
+            assertThat(rates.values()).allSatisfy(rate -> assertThat(rate).isBetween(45e6, 52e6));
+            assertThat(receiver.nicRxUseBitsPerSecond()).isBetween(45_000_000L, 52_000_000L);
+            assertThat(testbed.startedProcesses()).extracting(p -> p.role()).contains("iperf-udp-0-1");
+        }
+        assertThat(Leftovers.namespaces(config.prefix())).isEmpty();
+        assertThat(ProcessHandle.current()
+                        .descendants()
+                        .filter(ProcessHandle::isAlive)
+                        .toList())
+                .isEqualTo(List.of());
+    }
+}
