@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
@@ -55,7 +55,11 @@ public final class AddedLatency {
             shardNodes.put("shard" + s, List.of("n" + (2 * s + 1) + ":8983_solr", "n" + (2 * s + 2) + ":8983_solr"));
         }
         for (int i = 1; i <= hosts; i++) {
-            hostMap.append(i > 1 ? "," : "").append("n").append(i).append("=10.0.0.").append(i);
+            hostMap.append(i > 1 ? "," : "")
+                    .append("n")
+                    .append(i)
+                    .append("=10.0.0.")
+                    .append(i);
         }
         String aggregator = "n" + hosts + ":8983_solr";
         boolean header = !Files.exists(csv);
@@ -63,9 +67,7 @@ public final class AddedLatency {
                         Map.of("port", "0", "status.file", status.toString(), "reservation.hold.ms", "0")));
                 PrintStream out = new PrintStream(
                         Files.newOutputStream(
-                                csv,
-                                java.nio.file.StandardOpenOption.CREATE,
-                                java.nio.file.StandardOpenOption.APPEND),
+                                csv, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND),
                         true)) {
             if (header) {
                 out.println("shards,cache_ttl_ms,requests,fallbacks,p50_us,p90_us,p99_us,max_us");
@@ -91,9 +93,12 @@ public final class AddedLatency {
             int shards)
             throws Exception {
         AdvisorConfig config = AdvisorConfig.from(Map.of(
-                AdvisorConfig.SERVER, "http://127.0.0.1:" + server.localAddress().getPort(),
-                AdvisorConfig.HOST_MAP, hostMap,
-                AdvisorConfig.CACHE_TTL_MS, Integer.toString(ttl)));
+                AdvisorConfig.SERVER,
+                "http://127.0.0.1:" + server.localAddress().getPort(),
+                AdvisorConfig.HOST_MAP,
+                hostMap,
+                AdvisorConfig.CACHE_TTL_MS,
+                Integer.toString(ttl)));
         ExecutorService http = Executors.newCachedThreadPool();
         CloudTalkClient client = new CloudTalkClient(config.server(), config.queryTimeout(), http);
         try (ReplicaAdvisor advisor =
