@@ -15,6 +15,8 @@ import org.apache.solr.common.cloud.Replica;
 import org.apache.solr.common.cloud.Slice;
 import org.cloudtalk.solr.replica.Advice;
 import org.cloudtalk.solr.replica.ReplicaAdvisor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Orders one request's replicas: Solr's order first ({@code shards.preference} and its defaults), then the replicas on
@@ -24,6 +26,8 @@ import org.cloudtalk.solr.replica.ReplicaAdvisor;
  * <p>Concurrency: one instance per request, used by the thread preparing that request only.
  */
 final class CloudTalkReplicaListTransformer implements ReplicaListTransformer {
+    private static final Logger log = LoggerFactory.getLogger(CloudTalkReplicaListTransformer.class);
+
     private final ReplicaListTransformer solrOrder;
     private final ReplicaAdvisor advisor;
     private final ZkController zk;
@@ -42,8 +46,13 @@ final class CloudTalkReplicaListTransformer implements ReplicaListTransformer {
         if (choices.size() < 2 || !(choices.get(0) instanceof Replica first)) {
             return;
         }
-        Advice advice = byCollection.computeIfAbsent(first.getCollection(), this::advise);
-        advice.order(first.getShard(), choices, choice -> ((Replica) choice).getNodeName());
+        try {
+            Advice advice = byCollection.computeIfAbsent(first.getCollection(), this::advise);
+            advice.order(first.getShard(), choices, choice -> ((Replica) choice).getNodeName());
+        } catch (RuntimeException e) {
+            // The advisor never throws; this guards reading the cluster state. A plugin never fails a query.
+            log.warn("Keeping Solr's replica order for shard {}", first.getShard(), e);
+        }
     }
 
     private Advice advise(String collection) {

@@ -179,24 +179,26 @@ public final class ReplicaAdvisor implements AutoCloseable {
         try {
             queries.execute(() -> {
                 long start = System.nanoTime();
+                Map<String, String> byShard = null;
+                Throwable failure = null;
                 try {
                     Map<String, String> bindings = source.bindings(query.text(), config.queryTimeout());
-                    Map<String, String> byShard = new HashMap<>();
+                    byShard = new HashMap<>();
                     for (int i = 0; i < query.shards().size(); i++) {
                         String ip = bindings.get(ReplicaQuery.variableOf(i));
                         if (ip != null) {
                             byShard.put(query.shards().get(i), ip);
                         }
                     }
-                    entry.complete(Map.copyOf(byShard), null);
                 } catch (InterruptedException e) {
-                    entry.complete(null, e);
+                    failure = e;
                     Thread.currentThread().interrupt();
                 } catch (Exception e) {
-                    entry.complete(null, e);
-                } finally {
-                    metrics.queried(System.nanoTime() - start);
+                    failure = e;
                 }
+                // Counted before the answer is published, so that whoever sees the answer sees the query counted.
+                metrics.queried(System.nanoTime() - start);
+                entry.complete(failure == null ? Map.copyOf(byShard) : null, failure);
             });
         } catch (RejectedExecutionException e) {
             entry.complete(null, e);
