@@ -73,6 +73,14 @@ public final class C3Ranking {
         return current.response - current.service + queue * queue * queue * current.service;
     }
 
+    /** The replicas that have answered at least once. */
+    public java.util.Set<String> known() {
+        return figures.entrySet().stream()
+                .filter(entry -> !Double.isNaN(entry.getValue().response()))
+                .map(Map.Entry::getKey)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
     /** Sorts {@code choices} by score, best first; ties keep their order. */
     public <T> void order(List<T> choices, Function<T, String> replicaOf) {
         Map<T, Double> scores = new java.util.IdentityHashMap<>();

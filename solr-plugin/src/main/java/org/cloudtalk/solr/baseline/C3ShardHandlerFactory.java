@@ -18,10 +18,13 @@ import org.apache.solr.request.SolrQueryRequest;
  * response times and the replicas' reported service times ({@code QTime}). Solr reports no queue length, so q is 0.
  * Init args: {@code c3.alpha} (default 0.3), {@code c3.aggregators} (default 1). For comparisons in the experiments.
  *
- * <p>Concurrency: the ranking is thread-safe; everything else is set once in {@link #init}.
+ * <p>Concurrency: the ranking and the set of base URLs are thread-safe; the ranking is replaced once, in
+ * {@link #init}.
  */
 public class C3ShardHandlerFactory extends HttpShardHandlerFactory {
     private volatile C3Ranking ranking = new C3Ranking(0.3, 1);
+    /** The base URLs of the replicas ranked so far: responses are credited to them. */
+    private final java.util.Set<String> baseUrls = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public void init(PluginInfo info) {
@@ -37,6 +40,11 @@ public class C3ShardHandlerFactory extends HttpShardHandlerFactory {
         ranking = new C3Ranking(alpha, aggregators);
     }
 
+    /** The ranking this node's requests feed. */
+    public C3Ranking ranking() {
+        return ranking;
+    }
+
     @Override
     protected ReplicaListTransformer getReplicaListTransformer(SolrQueryRequest req) {
         ReplicaListTransformer solrOrder = super.getReplicaListTransformer(req);
@@ -48,6 +56,7 @@ public class C3ShardHandlerFactory extends HttpShardHandlerFactory {
                 if (choices.isEmpty() || !(choices.get(0) instanceof Replica)) {
                     return;
                 }
+                choices.forEach(choice -> baseUrls.add(((Replica) choice).getBaseUrl()));
                 current.order(choices, choice -> ((Replica) choice).getBaseUrl());
                 current.sent(((Replica) choices.get(0)).getBaseUrl());
             }
@@ -66,15 +75,21 @@ public class C3ShardHandlerFactory extends HttpShardHandlerFactory {
         };
     }
 
-    private static void record(C3Ranking ranking, ShardResponse rsp) {
+    private void record(C3Ranking ranking, ShardResponse rsp) {
         String address = rsp.getShardAddress();
         SolrResponse response = rsp.getSolrResponse();
         if (address == null || response == null) {
             return;
         }
-        // The shard address is the core's URL: the replica's base URL is all but its last segment.
-        String trimmed = address.endsWith("/") ? address.substring(0, address.length() - 1) : address;
-        String baseUrl = trimmed.substring(0, Math.max(0, trimmed.lastIndexOf('/')));
+        // A shard address is a core's URL or the node's base URL itself: credit the replica ranked under that base.
+        String prefix = address.endsWith("/") ? address : address + "/";
+        String baseUrl = baseUrls.stream()
+                .filter(base -> prefix.startsWith(base + "/"))
+                .max(java.util.Comparator.comparingInt(String::length))
+                .orElse(null);
+        if (baseUrl == null) {
+            return;
+        }
         double service = 0;
         if (response.getResponse() != null
                 && response.getResponse().get("responseHeader") instanceof NamedList<?> header
