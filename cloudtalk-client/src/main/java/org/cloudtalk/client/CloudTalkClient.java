@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.Executor;
 import org.cloudtalk.lang.ast.Query;
 import org.cloudtalk.lang.print.QueryPrinter;
 
@@ -47,9 +48,20 @@ public final class CloudTalkClient {
     }
 
     public CloudTalkClient(URI base, Duration connectTimeout) {
+        this(base, HttpClient.newBuilder(), connectTimeout);
+    }
+
+    /**
+     * A client whose HTTP work runs on {@code executor}: a plugin that must leave no thread behind shuts it down when
+     * it closes (the JDK's default executor keeps idle threads for a minute).
+     */
+    public CloudTalkClient(URI base, Duration connectTimeout, Executor executor) {
+        this(base, HttpClient.newBuilder().executor(requireNonNull(executor, "executor is null")), connectTimeout);
+    }
+
+    private CloudTalkClient(URI base, HttpClient.Builder builder, Duration connectTimeout) {
         this.base = requireNonNull(base, "base is null");
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
+        this.http = builder.version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(requireNonNull(connectTimeout, "connectTimeout is null"))
                 .build();
     }

@@ -9,6 +9,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +74,7 @@ public final class CloudTalkServer implements AutoCloseable {
         requireNonNull(config, "config is null");
         StatusSource dynamicStatus;
         StatusSource staticStatus;
+        Optional<UdpStatusSource> daemons = Optional.empty();
         if (config.keyFile().isPresent()) {
             Locator locator = config.locatorMap().isPresent()
                     ? fromFile("locator.map", config.locatorMap().get(), StaticMapLocator::read)
@@ -80,7 +82,7 @@ public final class CloudTalkServer implements AutoCloseable {
             StatusCodec codec = new StatusCodec(new MessageAuthenticator(
                     fromFile("status.key.file", config.keyFile().get(), KeyFile::read)));
             UdpStatusSource udp = new UdpStatusSource(locator, codec, config.statusReuse(), config.statusMaxAge());
-            udp.warmUp(WARM_UP_STATUS);
+            daemons = Optional.of(udp);
             dynamicStatus = udp;
             staticStatus = config.statusFile().isPresent()
                     ? fromFile("status.file", config.statusFile().get(), StaticStatusSource::new)
@@ -113,11 +115,16 @@ public final class CloudTalkServer implements AutoCloseable {
         ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         Admission admission = new Admission(config.limits(), config.workersPerTenant());
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
-        Warmup.run(WARM_UP);
-        HttpApiServer api = HttpApiServer.start(
+        // Bound first, so that a taken port fails at once; connections wait in the backlog until the warm-up is done.
+        HttpApiServer api = HttpApiServer.bind(
                 config.bind(),
                 new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),
                 1);
+        if (daemons.isPresent()) {
+            daemons.get().warmUp(WARM_UP_STATUS);
+        }
+        Warmup.run(WARM_UP);
+        api.startAccepting();
         log.info(
                 "CloudTalk server listening on http://{}:{}/ (status from {})",
                 api.localAddress().getAddress().getHostAddress(),

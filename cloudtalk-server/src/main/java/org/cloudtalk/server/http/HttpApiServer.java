@@ -22,13 +22,22 @@ public final class HttpApiServer implements AutoCloseable {
         this.channel = channel;
     }
 
+    /** Binds the listening socket and accepts connections at once; see {@link #bind}. */
+    public static HttpApiServer start(InetSocketAddress bind, ApiChannelInitializer initializer, int ioThreads)
+            throws InterruptedException, IOException {
+        HttpApiServer server = bind(bind, initializer, ioThreads);
+        server.startAccepting();
+        return server;
+    }
+
     /**
-     * Binds the listening socket.
+     * Binds the listening socket without accepting connections yet: they wait in the backlog until
+     * {@link #startAccepting}.
      *
      * @throws java.net.BindException when the address is taken or not local (the event loops are stopped, so the
      *     caller's JVM can exit)
      */
-    public static HttpApiServer start(InetSocketAddress bind, ApiChannelInitializer initializer, int ioThreads)
+    public static HttpApiServer bind(InetSocketAddress bind, ApiChannelInitializer initializer, int ioThreads)
             throws InterruptedException, IOException {
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup io = new NioEventLoopGroup(ioThreads);
@@ -37,6 +46,8 @@ public final class HttpApiServer implements AutoCloseable {
                     .group(boss, io)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
+                    // Bound but not accepting until startAccepting(): connections wait in the backlog meanwhile.
+                    .option(ChannelOption.AUTO_READ, false)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // A client may send its request and half-close; it still gets its answer (ApiHandler closes after).
                     .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -52,6 +63,11 @@ public final class HttpApiServer implements AutoCloseable {
             io.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /** Starts accepting connections (the socket is bound, and connections queue, from {@link #start} on). */
+    public void startAccepting() {
+        channel.config().setAutoRead(true);
     }
 
     public InetSocketAddress localAddress() {

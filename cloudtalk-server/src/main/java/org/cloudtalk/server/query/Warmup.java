@@ -1,7 +1,9 @@
 package org.cloudtalk.server.query;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.server.state.ClusterState;
@@ -13,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the query path for a moment before the API opens. Cold, the first query after a start took 110-160 ms in all
  * (class loading, the interpreter), ten times a warm one: its status replies missed the gather wait and it was answered
- * as if every host were heavily loaded. Warm-up queries run with every evaluator over made-up hosts (TEST-NET-1
+ * as if every host were heavily loaded. Warm-up queries run with every in-process evaluator over made-up hosts (TEST-NET-1
  * addresses) with an in-memory status source: no datagram leaves, and no reservation or metric is touched.
  */
 public final class Warmup {
@@ -24,6 +26,14 @@ public final class Warmup {
         "A = (%s)\nf1 disk -> A size 64M rate r(f2)\nf2 A -> 192.0.2.100 size 64M rate r(f1)",
         "R1 = R2 = (%s)\nf1 R1 -> 192.0.2.100 size 1G\nf2 R2 -> 192.0.2.100 size 1G",
     };
+
+    /**
+     * Every evaluator that runs in this JVM. Not {@code packet}: its simulations are separate processes over a
+     * configured topology, so there is nothing of it here to warm up (and without a topology it cannot answer).
+     */
+    static final List<QueryService.EvaluatorKind> WARMED = Arrays.stream(QueryService.EvaluatorKind.values())
+            .filter(kind -> kind != QueryService.EvaluatorKind.PACKET)
+            .toList();
 
     private Warmup() {}
 
@@ -60,11 +70,10 @@ public final class Warmup {
         }
         int answered = 0;
         try {
-            int everyKindOnce = QUERIES.length * QueryService.EvaluatorKind.values().length;
+            int everyKindOnce = QUERIES.length * WARMED.size();
             while (answered < everyKindOnce || System.nanoTime() - start < budget.toNanos()) {
                 String query = String.format(QUERIES[answered % QUERIES.length], candidates);
-                QueryService.EvaluatorKind kind = QueryService.EvaluatorKind.values()[
-                        (answered / QUERIES.length) % QueryService.EvaluatorKind.values().length];
+                QueryService.EvaluatorKind kind = WARMED.get((answered / QUERIES.length) % WARMED.size());
                 service.answer(query, new QueryService.Options("warm-up", kind, false, Duration.ofSeconds(5), true));
                 answered++;
             }

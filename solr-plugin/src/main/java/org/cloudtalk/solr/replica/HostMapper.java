@@ -1,0 +1,139 @@
+package org.cloudtalk.solr.replica;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Maps a Solr node name ({@code host:port_context}, e.g. {@code solr3.example:8983_solr}) to the endpoint IP
+ * CloudTalk knows the host by. In order: an explicit entry for the whole node name, for {@code host:port}, or for the
+ * host (from the map file, then the inline map); the host itself when it is an IP literal; otherwise the host name
+ * resolved once through the JVM's resolver and remembered. Explicit entries are for hosts whose Solr address is not
+ * the address their status daemon reports (several nodes on one machine, NAT, a separate data network).
+ *
+ * <p>Concurrency: thread-safe. The map file's contents are an immutable map in a volatile field, swapped when the
+ * file's modification time changes (under the instance lock); resolved names live in a concurrent map.
+ */
+public final class HostMapper {
+    private static final Logger log = LoggerFactory.getLogger(HostMapper.class);
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+    private final Map<String, String> inline;
+    private final Optional<Path> file;
+    private final Map<String, Optional<String>> resolved = new ConcurrentHashMap<>();
+    private volatile Map<String, String> fromFile = Map.of();
+    private FileVersion fileVersion;
+
+    /** Modification time and size: a rewrite within one timestamp tick usually changes the size. */
+    private record FileVersion(FileTime modified, long size) {}
+
+    public HostMapper(Map<String, String> inline, Optional<Path> file) {
+        this.inline = Map.copyOf(requireNonNull(inline, "inline is null"));
+        this.file = requireNonNull(file, "file is null");
+        refresh();
+    }
+
+    /** Re-reads the map file if it changed; a file that cannot be read keeps the previous map (logged). */
+    public synchronized void refresh() {
+        if (file.isEmpty()) {
+            return;
+        }
+        Path path = file.get();
+        try {
+            FileVersion version = new FileVersion(Files.getLastModifiedTime(path), Files.size(path));
+            if (version.equals(fileVersion)) {
+                return;
+            }
+            Properties properties = new Properties();
+            try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+                properties.load(reader);
+            }
+            Map<String, String> entries = new HashMap<>();
+            properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
+            fromFile = validated(AdvisorConfig.HOST_MAP_FILE + " " + path, entries);
+            fileVersion = version;
+        } catch (NoSuchFileException e) {
+            fromFile = Map.of();
+            fileVersion = null;
+        } catch (IOException | ConfigException e) {
+            log.warn("Keeping the previous host map: cannot use {}: {}", path, e.getMessage());
+        }
+    }
+
+    /** The endpoint IP of a Solr node, or empty when it has none. */
+    public Optional<String> ip(String nodeName) {
+        String hostPort = nodeName.contains("_") ? nodeName.substring(0, nodeName.indexOf('_')) : nodeName;
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon > 0 && !hostPort.endsWith("]") ? hostPort.substring(0, colon) : hostPort;
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        Map<String, String> file = fromFile;
+        for (String key : new String[] {nodeName, hostPort, host}) {
+            String ip = file.getOrDefault(key, inline.get(key));
+            if (ip != null) {
+                return Optional.of(ip);
+            }
+        }
+        if (isIpLiteral(host)) {
+            return Optional.of(host);
+        }
+        return resolved.computeIfAbsent(host, HostMapper::resolve);
+    }
+
+    static boolean isIpLiteral(String host) {
+        return IPV4.matcher(host).matches() || (host.contains(":") && host.matches("[0-9a-fA-F:.]+"));
+    }
+
+    private static Optional<String> resolve(String host) {
+        try {
+            return Optional.of(InetAddress.getByName(host).getHostAddress());
+        } catch (UnknownHostException e) {
+            log.warn("Solr host {} does not resolve; map it in {}", host, AdvisorConfig.HOST_MAP);
+            return Optional.empty();
+        }
+    }
+
+    /** Parses {@code node-or-host=ip,node-or-host=ip}. */
+    static Map<String, String> parseInline(String key, String value) {
+        Map<String, String> entries = new HashMap<>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int equals = entry.indexOf('=');
+            if (equals <= 0) {
+                throw new ConfigException(key, value, "expected node-or-host=ip entries separated by commas");
+            }
+            entries.put(
+                    entry.substring(0, equals).trim(),
+                    entry.substring(equals + 1).trim());
+        }
+        return validated(key, entries);
+    }
+
+    private static Map<String, String> validated(String key, Map<String, String> entries) {
+        entries.forEach((name, ip) -> {
+            if (!isIpLiteral(ip)) {
+                throw new ConfigException(key, name + "=" + ip, ip + " is not an IP address literal");
+            }
+        });
+        return Map.copyOf(entries);
+    }
+}

@@ -1,0 +1,241 @@
+package org.cloudtalk.solr.replica;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides, for one distributed request, which replica host of each shard to read first: one CloudTalk query for all
+ * shards, answers cached for {@code cacheTtl} per (aggregator, shard pools), and a strict {@code deadline} on the
+ * request's wait. Queries run on the advisor's own small pool, so a late answer still lands in the cache for the next
+ * requests; failures are cached for the TTL too, so a dead server costs one connection attempt per TTL, not one per
+ * request. Never throws: whatever goes wrong is an {@link Advice} with a {@link Fallback} cause.
+ *
+ * <p>Concurrency: thread-safe. The cache is a concurrent map of entries whose future is completed once by a pool
+ * thread; an expired entry is replaced atomically, so concurrent misses share one query.
+ */
+public final class ReplicaAdvisor implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicaAdvisor.class);
+    private static final int MAX_CACHED = 1024;
+
+    private final AdvisorConfig config;
+    private final HintSource source;
+    private final AdvisorMetrics metrics;
+    private final HostMapper mapper;
+    private final ThreadPoolExecutor queries;
+    private final ConcurrentHashMap<PoolKey, Entry> cache = new ConcurrentHashMap<>();
+
+    public ReplicaAdvisor(AdvisorConfig config, HintSource source, AdvisorMetrics metrics) {
+        this.config = requireNonNull(config, "config is null");
+        this.source = requireNonNull(source, "source is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        this.mapper = new HostMapper(config.hostMap(), config.hostMapFile());
+        this.queries = new ThreadPoolExecutor(
+                config.threads(),
+                config.threads(),
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(64),
+                Threads.named("cloudtalk-solr-query"));
+        queries.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * @param aggregatorNode the Solr node name of the node gathering the results (this one)
+     * @param shardNodes per shard, the node names of its replicas that Solr may use
+     */
+    public Advice advise(String aggregatorNode, Map<String, List<String>> shardNodes) {
+        long deadline = System.nanoTime() + config.deadline().toNanos();
+        try {
+            Advice advice = decide(aggregatorNode, shardNodes, deadline);
+            advice.fallback().ifPresentOrElse(metrics::fellBack, () -> {
+                if (!advice.preferredNodes().isEmpty()) {
+                    metrics.answerUsed();
+                }
+            });
+            return advice;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            metrics.fellBack(Fallback.DEADLINE);
+            return Advice.fallback(Fallback.DEADLINE);
+        } catch (RuntimeException e) {
+            log.warn("Keeping Solr's replica order: unexpected failure", e);
+            metrics.fellBack(Fallback.ERROR);
+            return Advice.fallback(Fallback.ERROR);
+        }
+    }
+
+    private Advice decide(String aggregatorNode, Map<String, List<String>> shardNodes, long deadline)
+            throws InterruptedException {
+        mapper.refresh();
+        Optional<String> aggregator = mapper.ip(aggregatorNode);
+        if (aggregator.isEmpty()) {
+            return Advice.fallback(Fallback.UNMAPPED);
+        }
+        Map<String, Map<String, String>> ipsByShard = new TreeMap<>();
+        SortedMap<String, List<String>> pools = new TreeMap<>();
+        for (Map.Entry<String, List<String>> shard : shardNodes.entrySet()) {
+            Map<String, String> ips = new HashMap<>();
+            for (String node : shard.getValue()) {
+                Optional<String> ip = mapper.ip(node);
+                if (ip.isEmpty()) {
+                    return Advice.fallback(Fallback.UNMAPPED);
+                }
+                ips.put(node, ip.get());
+            }
+            ipsByShard.put(shard.getKey(), ips);
+            pools.put(shard.getKey(), new ArrayList<>(ips.values()));
+        }
+        PoolKey key = new PoolKey(aggregator.get(), pools);
+        if (key.nothingToDecide()) {
+            return Advice.nothingToDecide();
+        }
+        Map<String, String> chosen;
+        try {
+            chosen = answer(key).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return Advice.fallback(Fallback.DEADLINE);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof HintSource.HintException hint) {
+                log.debug("Keeping Solr's replica order ({}): {}", hint.fallback(), hint.getMessage());
+                return Advice.fallback(hint.fallback());
+            }
+            if (cause instanceof RejectedExecutionException) {
+                return Advice.fallback(Fallback.OVERLOADED);
+            }
+            log.warn("Keeping Solr's replica order: the query failed", cause);
+            return Advice.fallback(Fallback.ERROR);
+        }
+        Map<String, Set<String>> preferred = new HashMap<>();
+        for (Map.Entry<String, Map<String, String>> shard : ipsByShard.entrySet()) {
+            String ip = chosen.get(shard.getKey());
+            if (ip == null || !shard.getValue().containsValue(ip)) {
+                log.warn(
+                        "Keeping Solr's replica order: CloudTalk chose {} for shard {}, which holds none of its "
+                                + "replicas ({})",
+                        ip,
+                        shard.getKey(),
+                        shard.getValue());
+                return Advice.fallback(Fallback.NOT_A_REPLICA);
+            }
+            Set<String> nodes = new HashSet<>();
+            shard.getValue().forEach((node, nodeIp) -> {
+                if (nodeIp.equals(ip)) {
+                    nodes.add(node);
+                }
+            });
+            preferred.put(shard.getKey(), nodes);
+        }
+        return new Advice(preferred, Optional.empty());
+    }
+
+    /** The cached answer (shard -> IP) for {@code key}, or a fresh query's. */
+    private CompletableFuture<Map<String, String>> answer(PoolKey key) {
+        long now = System.nanoTime();
+        Entry cached = cache.get(key);
+        if (cached != null && !cached.expired(now, config.cacheTtl())) {
+            if (cached.answer.isDone()) {
+                metrics.cacheHit();
+            }
+            return cached.answer;
+        }
+        if (cache.size() >= MAX_CACHED) {
+            cache.values().removeIf(entry -> entry.expired(now, config.cacheTtl()));
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+        }
+        Entry fresh = new Entry();
+        Entry winner = cache.compute(
+                key, (k, current) -> current == null || current.expired(now, config.cacheTtl()) ? fresh : current);
+        if (winner == fresh) {
+            submit(key, fresh);
+        }
+        return winner.answer;
+    }
+
+    private void submit(PoolKey key, Entry entry) {
+        ReplicaQuery query = ReplicaQuery.of(key, config.responseBytes(), config.diskReadBytes());
+        try {
+            queries.execute(() -> {
+                long start = System.nanoTime();
+                Map<String, String> byShard = null;
+                Throwable failure = null;
+                try {
+                    Map<String, String> bindings = source.bindings(query.text(), config.queryTimeout());
+                    byShard = new HashMap<>();
+                    for (int i = 0; i < query.shards().size(); i++) {
+                        String ip = bindings.get(ReplicaQuery.variableOf(i));
+                        if (ip != null) {
+                            byShard.put(query.shards().get(i), ip);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    failure = e;
+                    Thread.currentThread().interrupt();
+                } catch (Exception e) {
+                    failure = e;
+                }
+                // Counted before the answer is published, so that whoever sees the answer sees the query counted.
+                metrics.queried(System.nanoTime() - start);
+                entry.complete(failure == null ? Map.copyOf(byShard) : null, failure);
+            });
+        } catch (RejectedExecutionException e) {
+            entry.complete(null, e);
+        }
+    }
+
+    /** Stops the query pool and waits briefly for it, so that no thread outlives the plugin. */
+    @Override
+    public void close() {
+        queries.shutdownNow();
+        try {
+            if (!queries.awaitTermination(5, TimeUnit.SECONDS)) {
+                log.warn("CloudTalk query threads still running 5 s after close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        cache.clear();
+    }
+
+    /** A query's answer and when it arrived (0 while in flight). */
+    private static final class Entry {
+        final CompletableFuture<Map<String, String>> answer = new CompletableFuture<>();
+        volatile long completedNanos;
+
+        void complete(Map<String, String> value, Throwable error) {
+            completedNanos = System.nanoTime();
+            if (error == null) {
+                answer.complete(value);
+            } else {
+                answer.completeExceptionally(error);
+            }
+        }
+
+        boolean expired(long now, Duration ttl) {
+            long completed = completedNanos;
+            return completed != 0 && now - completed >= ttl.toNanos();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package org.cloudtalk.solr.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.cloudtalk.client.CloudTalkClient;
+import org.junit.jupiter.api.Test;
+
+class AdvisorConfigTest {
+    @Test
+    void defaults() {
+        AdvisorConfig config = AdvisorConfig.from(Map.of("socketTimeout", "90000"));
+        assertThat(config.server()).isEqualTo(URI.create("http://127.0.0.1:7480"));
+        assertThat(config.deadline()).isEqualTo(Duration.ofMillis(5));
+        assertThat(config.queryTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.cacheTtl()).isEqualTo(Duration.ofMillis(200));
+        assertThat(config.responseBytes()).isEqualTo(10 * 1024);
+        assertThat(config.diskReadBytes()).isZero();
+        assertThat(config.evaluator()).isEqualTo(CloudTalkClient.Evaluator.HEURISTIC);
+        assertThat(config.hostMap()).isEmpty();
+        assertThat(config.hostMapFile()).isEmpty();
+        assertThat(config.threads()).isEqualTo(2);
+    }
+
+    @Test
+    void badValuesSayWhichKeyAndWhy() {
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline.ms", "soon")))
+                .hasMessage("Invalid value soon for cloudtalk.deadline.ms: not an integer");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.cache.ttl.ms", "-1")))
+                .hasMessage("Invalid value -1 for cloudtalk.cache.ttl.ms: expected 0..3600000");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.server", "ftp://x")))
+                .hasMessage("Invalid value ftp://x for cloudtalk.server: expected http://host:port");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.evaluator", "magic")))
+                .hasMessage(
+                        "Invalid value magic for cloudtalk.evaluator: expected heuristic, flow, exhaustive or refined");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline", "5")))
+                .hasMessageStartingWith("Invalid value 5 for cloudtalk.deadline: unknown key");
+    }
+}

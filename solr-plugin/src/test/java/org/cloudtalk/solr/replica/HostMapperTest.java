@@ -1,0 +1,65 @@
+package org.cloudtalk.solr.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostMapperTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void anExplicitEntryWinsForTheNodeThenHostPortThenHost() {
+        HostMapper mapper = new HostMapper(
+                Map.of("10.1.1.1:8983_solr", "10.0.0.1", "10.1.1.1:7574", "10.0.0.2", "solr3", "10.0.0.3"),
+                Optional.empty());
+        assertThat(mapper.ip("10.1.1.1:8983_solr")).contains("10.0.0.1");
+        assertThat(mapper.ip("10.1.1.1:7574_solr")).contains("10.0.0.2");
+        assertThat(mapper.ip("solr3:8983_solr")).contains("10.0.0.3");
+        // No entry: an IP literal is its own endpoint.
+        assertThat(mapper.ip("10.1.1.9:8983_solr")).contains("10.1.1.9");
+        assertThat(mapper.ip("[fe80::1]:8983_solr")).contains("fe80::1");
+    }
+
+    @Test
+    void aHostNameIsResolvedOnceOrIsUnmapped() {
+        HostMapper mapper = new HostMapper(Map.of(), Optional.empty());
+        assertThat(mapper.ip("localhost:8983_solr")).contains("127.0.0.1");
+        assertThat(mapper.ip("no-such-host.invalid:8983_solr")).isEmpty();
+    }
+
+    @Test
+    void theMapFileIsReadWhenItAppearsAndWhenItChanges() throws Exception {
+        Path file = temp.resolve("hosts.properties");
+        HostMapper mapper = new HostMapper(Map.of("solr1", "10.0.0.1"), Optional.of(file));
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.1");
+
+        Files.writeString(file, "solr1=10.0.0.7\n");
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.7");
+
+        Files.writeString(file, "solr1=10.0.0.17\n");
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
+
+        // A bad rewrite keeps the previous map.
+        Files.writeString(file, "solr1=not-an-ip\n");
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
+    }
+
+    @Test
+    void inlineEntriesMustBeIpLiterals() {
+        assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "solr1=solr2"))
+                .hasMessage("Invalid value solr1=solr2 for cloudtalk.host.map: solr2 is not an IP address literal");
+        assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "solr1"))
+                .hasMessage("Invalid value solr1 for cloudtalk.host.map: expected node-or-host=ip entries separated by "
+                        + "commas");
+    }
+}
