@@ -1,0 +1,271 @@
+package org.cloudtalk.hadoop.hdfs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.cloudtalk.hadoop.hdfs.read.CloudTalkNetworkTopology;
+import org.cloudtalk.hadoop.hdfs.write.CloudTalkBlockPlacementPolicy;
+import org.cloudtalk.hadoop.hint.Fallback;
+import org.cloudtalk.hadoop.hint.HintMetrics;
+import org.cloudtalk.hadoop.hint.HintSettings;
+import org.cloudtalk.hadoop.testing.Blocks;
+import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
+import org.cloudtalk.hadoop.testing.LoopbackCluster;
+import org.cloudtalk.hadoop.testing.MisbehavingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The write plugin on a real MiniDFSCluster — six DataNodes on 127.0.0.11-16, two racks — with a real CloudTalk
+ * server whose host load the test sets: replicas land on the hosts CloudTalk names, within HDFS's rack rules (as
+ * fsck checks them), and every failure of the server leaves writes working on the default placement.
+ */
+class HdfsWritePlacementTest {
+    private static final String CLIENT = "127.0.0.1";
+    private static final List<String> HOSTS =
+            List.of("127.0.0.11", "127.0.0.12", "127.0.0.13", "127.0.0.14", "127.0.0.15", "127.0.0.16");
+    private static final List<String> RACKS = List.of("/r1", "/r1", "/r1", "/r2", "/r2", "/r2");
+    private static final int BLOCK = 1 << 20;
+    private static final long DEADLINE_MS = 1000;
+
+    private static java.nio.file.Path dir;
+    private static ControlledCloudTalk cloudTalk;
+    private static LoopbackCluster cluster;
+    private static DistributedFileSystem fs;
+    private static int files;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("hdfs-write-placement");
+        cloudTalk = ControlledCloudTalk.start(dir, all());
+        Configuration conf = new HdfsConfiguration();
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
+        conf.set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, CloudTalkBlockPlacementPolicy.class.getName());
+        conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName());
+        conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
+        // Generous for a shared 2-core test machine; HintClientTest holds the deadline to milliseconds.
+        conf.setLong(HintSettings.DEADLINE_MS, DEADLINE_MS);
+        conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
+        conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 3);
+        conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+        cluster = LoopbackCluster.start(conf, HOSTS, RACKS);
+        fs = cluster.clientFrom(CLIENT);
+        // Warm up (JIT, connections) until an answer is used, so the tests see answers rather than cold timeouts.
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (metrics().answersUsed() == 0 && System.nanoTime() < deadline) {
+            Blocks.write(fs, next(), BLOCK);
+        }
+        assertThat(metrics().answersUsed()).isPositive();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (fs != null) {
+            fs.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (cloudTalk != null) {
+            cloudTalk.close();
+        }
+        org.apache.hadoop.fs.FileUtil.fullyDelete(dir.toFile());
+    }
+
+    @AfterEach
+    void restoreServer() throws Exception {
+        cloudTalk.load(all(), Set.of());
+        cloudTalk.stopServer();
+        cloudTalk.startServer();
+    }
+
+    @Test
+    void replicasGoToTheIdleHostsCloudTalkNames() throws Exception {
+        cloudTalk.load(
+                idleAnd("127.0.0.13", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
+        long used = metrics().answersUsed();
+        for (int i = 0; i < 4; i++) {
+            Path path = next();
+            Blocks.write(fs, path, BLOCK);
+            for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                assertThat(Blocks.addresses(replicas)).containsExactly("127.0.0.13", "127.0.0.15", "127.0.0.16");
+            }
+            assertHealthy(path);
+        }
+        assertThat(metrics().answersUsed()).isGreaterThanOrEqualTo(used + 4);
+    }
+
+    @Test
+    void aBusyWriterDoesNotGetTheFirstReplicaAndAnIdleOneDoes() throws Exception {
+        try (DistributedFileSystem onHost11 = cluster.clientFrom("127.0.0.11")) {
+            cloudTalk.load(
+                    Set.of("127.0.0.13", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
+            for (int i = 0; i < 3; i++) {
+                Path path = next();
+                Blocks.write(onHost11, path, BLOCK);
+                for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                    assertThat(Blocks.addresses(replicas)).containsExactly("127.0.0.13", "127.0.0.15", "127.0.0.16");
+                }
+            }
+            cloudTalk.load(
+                    Set.of("127.0.0.11", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.12", "127.0.0.13", "127.0.0.14"));
+            for (int i = 0; i < 3; i++) {
+                Path path = next();
+                Blocks.write(onHost11, path, BLOCK);
+                for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                    assertThat(Blocks.addresses(replicas)).containsExactly("127.0.0.11", "127.0.0.15", "127.0.0.16");
+                }
+            }
+        }
+    }
+
+    @Test
+    void rackRulesOverruleAnAnswerOnOneRack() throws Exception {
+        cloudTalk.load(
+                idleAnd("127.0.0.11", "127.0.0.12", "127.0.0.13"), Set.of("127.0.0.14", "127.0.0.15", "127.0.0.16"));
+        long overruled = metrics().choicesOverruled();
+        for (int i = 0; i < 3; i++) {
+            Path path = next();
+            Blocks.write(fs, path, BLOCK);
+            for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                assertThat(Blocks.racks(replicas)).containsExactly("/r1", "/r2");
+                assertThat(Blocks.addresses(replicas))
+                        .filteredOn(Set.of("127.0.0.11", "127.0.0.12", "127.0.0.13")::contains)
+                        .hasSize(2);
+            }
+            assertHealthy(path);
+        }
+        assertThat(metrics().choicesOverruled()).isGreaterThanOrEqualTo(overruled + 3);
+    }
+
+    @Test
+    void aStoppedServerLeavesTheDefaultPlacement() throws Exception {
+        cloudTalk.stopServer();
+        assertWritesFallBack(Fallback.UNAVAILABLE);
+    }
+
+    @Test
+    void aServerThatDoesNotAnswerCostsAtMostTheDeadline() throws Exception {
+        cloudTalk.stopServer();
+        try (MisbehavingServer silent = MisbehavingServer.silent(cloudTalk.port())) {
+            long slowestWriteMs = assertWritesFallBack(Fallback.TIMEOUT);
+            // A one-block file waits at most the deadline for CloudTalk, plus the write itself.
+            assertThat(slowestWriteMs).isLessThan(DEADLINE_MS + 3000);
+        }
+    }
+
+    @Test
+    void anAnswerNamingAHostThatIsNotACandidateIsIgnored() throws Exception {
+        cloudTalk.stopServer();
+        String lie = "{\"bindings\":{\"r1\":\"10.9.9.9\",\"r2\":\"127.0.0.11\",\"r3\":\"127.0.0.12\"},"
+                + "\"evaluator\":\"heuristic\",\"estimatedCompletionSeconds\":null,"
+                + "\"status\":{\"asked\":6,\"answered\":6,\"reused\":0,\"sampled\":false},\"elapsedMicros\":10}";
+        try (MisbehavingServer liar = MisbehavingServer.answering(cloudTalk.port(), lie)) {
+            assertWritesFallBack(Fallback.BAD_ANSWER);
+        }
+        try (MisbehavingServer garbage = MisbehavingServer.answering(cloudTalk.port(), "<html>not json")) {
+            assertWritesFallBack(Fallback.BAD_ANSWER);
+        }
+    }
+
+    @Test
+    void theMetricsAreInTheNameNodesJmx() throws Exception {
+        Blocks.write(fs, next(), BLOCK);
+        // Metrics2 refreshes what JMX shows at most every few seconds.
+        String write = jmx("CloudTalkHdfsWrite*");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!write.contains("\"AnswersUsed\" : 0,") == false && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            write = jmx("CloudTalkHdfsWrite*");
+        }
+        assertThat(write).contains("\"FallbacksTimeout\"", "\"ChoicesOverruled\"", "QueryLatencyMicrosAvgTime");
+        assertThat(counter(write, "Queries")).isPositive();
+        assertThat(counter(write, "AnswersUsed")).isPositive();
+        assertThat(counter(write, "ChoicesAsAnswered")).isPositive();
+        String read = jmx("CloudTalkHdfsRead*");
+        assertThat(read).contains("\"AnswersUsed\"", "\"FallbacksUnavailable\"");
+    }
+
+    /** What the NameNode's /jmx servlet shows for its metrics sources matching {@code name}. */
+    private static String jmx(String name) throws Exception {
+        java.net.InetSocketAddress http = cluster.cluster().getNameNode().getHttpAddress();
+        URI uri = URI.create("http://" + http.getHostString() + ":" + http.getPort()
+                + "/jmx?qry=Hadoop:service=NameNode,name=" + name);
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    private static long counter(String jmx, String name) {
+        Matcher value = Pattern.compile("\"" + name + "\" : (\\d+)").matcher(jmx);
+        assertThat(value.find()).as("%s in %s", name, jmx).isTrue();
+        return Long.parseLong(value.group(1));
+    }
+
+    /**
+     * Three files written with CloudTalk unusable: none fails, each counts a fallback, racks still hold. Returns the
+     * slowest write's time, in ms.
+     */
+    private static long assertWritesFallBack(Fallback cause) throws Exception {
+        long before = metrics().fallbacks(cause);
+        long slowest = 0;
+        for (int i = 0; i < 3; i++) {
+            Path path = next();
+            long start = System.nanoTime();
+            Blocks.write(fs, path, BLOCK);
+            slowest = Math.max(slowest, (System.nanoTime() - start) / 1_000_000);
+            for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                assertThat(replicas).hasSize(3);
+                assertThat(Blocks.racks(replicas)).hasSize(2);
+            }
+            assertHealthy(path);
+        }
+        assertThat(metrics().fallbacks(cause)).isGreaterThanOrEqualTo(before + 3);
+        return slowest;
+    }
+
+    private static void assertHealthy(Path path) throws Exception {
+        String report = Blocks.fsck(cluster.cluster().getConfiguration(0), path);
+        assertThat(report).contains("is HEALTHY").containsPattern("Mis-replicated blocks:\\s+0 ");
+    }
+
+    private static HintMetrics metrics() {
+        return ((CloudTalkBlockPlacementPolicy)
+                        cluster.cluster().getNamesystem().getBlockManager().getBlockPlacementPolicy())
+                .metrics()
+                .orElseThrow();
+    }
+
+    private static Path next() {
+        return new Path("/placement/f" + files++);
+    }
+
+    private static Set<String> all() {
+        Set<String> all = new java.util.TreeSet<>(HOSTS);
+        all.add(CLIENT);
+        return all;
+    }
+
+    private static Set<String> idleAnd(String... hosts) {
+        Set<String> idle = new java.util.TreeSet<>(Set.of(hosts));
+        idle.add(CLIENT);
+        return idle;
+    }
+}
