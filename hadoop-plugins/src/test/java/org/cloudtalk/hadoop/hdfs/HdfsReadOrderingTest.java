@@ -2,31 +2,25 @@ package org.cloudtalk.hadoop.hdfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.cloudtalk.hadoop.hdfs.read.CloudTalkNetworkTopology;
 import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintMetrics;
-import org.cloudtalk.hadoop.hint.HintSettings;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
-import org.cloudtalk.hadoop.testing.LoopbackCluster;
 import org.cloudtalk.hadoop.testing.MisbehavingServer;
+import org.cloudtalk.hadoop.testing.PluginFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,64 +32,43 @@ import org.junit.jupiter.api.Test;
  * replica CloudTalk prefers, whichever of the three that is, and reads keep working when the server is unusable.
  */
 class HdfsReadOrderingTest {
-    private static final String CLIENT = "127.0.0.1";
     private static final List<String> HOSTS = List.of("127.0.0.21", "127.0.0.22", "127.0.0.23", "127.0.0.24");
     private static final List<String> RACKS = List.of("/r1", "/r1", "/r2", "/r2");
-    private static final int BLOCK = 1 << 20;
+    private static final int BLOCK = PluginFixture.BLOCK;
     private static final Path FILE = new Path("/read/file");
 
-    private static java.nio.file.Path dir;
+    private static PluginFixture fixture;
     private static ControlledCloudTalk cloudTalk;
-    private static LoopbackCluster cluster;
     private static DistributedFileSystem fs;
     private static byte[] data;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("hdfs-read-ordering");
-        cloudTalk = ControlledCloudTalk.start(dir, all());
-        Configuration conf = new HdfsConfiguration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-        conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName());
-        conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
-        conf.setLong(HintSettings.DEADLINE_MS, 1000);
-        conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
-        conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-        cluster = LoopbackCluster.start(conf, HOSTS, RACKS);
-        fs = cluster.clientFrom(CLIENT);
+        fixture = PluginFixture.start(
+                HOSTS,
+                RACKS,
+                conf -> conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName()));
+        cloudTalk = fixture.cloudTalk();
+        fs = fixture.fs();
         data = new byte[2 * BLOCK];
         ThreadLocalRandom.current().nextBytes(data);
         try (FSDataOutputStream out = fs.create(FILE, (short) 3)) {
             out.write(data);
         }
         DFSTestUtil.waitReplication(fs, FILE, (short) 3);
-        // Warm up (JIT, connections) until an answer is used, so the tests see answers rather than cold timeouts.
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (metrics().answersUsed() == 0 && System.nanoTime() < deadline) {
-            blocks();
-        }
-        assertThat(metrics().answersUsed()).isPositive();
+        PluginFixture.warmUp(() -> metrics().answersUsed(), HdfsReadOrderingTest::blocks);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (fs != null) {
-            fs.close();
+        if (fixture != null) {
+            fixture.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (cloudTalk != null) {
-            cloudTalk.close();
-        }
-        FileUtil.fullyDelete(dir.toFile());
     }
 
     @AfterEach
-    void restoreServer() throws Exception {
-        cloudTalk.load(all(), Set.of());
-        cloudTalk.stopServer();
-        cloudTalk.startServer();
+    void reset() throws Exception {
+        fixture.reset();
     }
 
     @Test
@@ -105,7 +78,7 @@ class HdfsReadOrderingTest {
             for (DatanodeInfo preferred : blocks.get(b).getLocations()) {
                 Set<String> busy = new TreeSet<>(HOSTS);
                 busy.remove(preferred.getIpAddr());
-                cloudTalk.load(Set.of(preferred.getIpAddr(), CLIENT), busy);
+                cloudTalk.load(PluginFixture.withClient(Set.of(preferred.getIpAddr())), busy);
 
                 assertThat(blocks().get(b).getLocations()[0].getIpAddr()).isEqualTo(preferred.getIpAddr());
                 try (HdfsDataInputStream in = (HdfsDataInputStream) fs.open(FILE)) {
@@ -162,18 +135,12 @@ class HdfsReadOrderingTest {
     }
 
     private static HintMetrics metrics() {
-        return ((CloudTalkNetworkTopology) cluster.cluster()
+        return ((CloudTalkNetworkTopology) fixture.miniCluster()
                         .getNamesystem()
                         .getBlockManager()
                         .getDatanodeManager()
                         .getNetworkTopology())
                 .metrics()
                 .orElseThrow();
-    }
-
-    private static Set<String> all() {
-        Set<String> all = new TreeSet<>(HOSTS);
-        all.add(CLIENT);
-        return all;
     }
 }

@@ -6,27 +6,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.HdfsConfiguration;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.cloudtalk.hadoop.hdfs.read.CloudTalkNetworkTopology;
 import org.cloudtalk.hadoop.hdfs.write.CloudTalkBlockPlacementPolicy;
 import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintMetrics;
-import org.cloudtalk.hadoop.hint.HintSettings;
 import org.cloudtalk.hadoop.testing.Blocks;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
-import org.cloudtalk.hadoop.testing.LoopbackCluster;
 import org.cloudtalk.hadoop.testing.MisbehavingServer;
+import org.cloudtalk.hadoop.testing.PluginFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,68 +33,45 @@ import org.junit.jupiter.api.Test;
  * fsck checks them), and every failure of the server leaves writes working on the default placement.
  */
 class HdfsWritePlacementTest {
-    private static final String CLIENT = "127.0.0.1";
     private static final List<String> HOSTS =
             List.of("127.0.0.11", "127.0.0.12", "127.0.0.13", "127.0.0.14", "127.0.0.15", "127.0.0.16");
     private static final List<String> RACKS = List.of("/r1", "/r1", "/r1", "/r2", "/r2", "/r2");
-    private static final int BLOCK = 1 << 20;
-    private static final long DEADLINE_MS = 1000;
+    private static final int BLOCK = PluginFixture.BLOCK;
 
-    private static java.nio.file.Path dir;
+    private static PluginFixture fixture;
     private static ControlledCloudTalk cloudTalk;
-    private static LoopbackCluster cluster;
     private static DistributedFileSystem fs;
     private static int files;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("hdfs-write-placement");
-        cloudTalk = ControlledCloudTalk.start(dir, all());
-        Configuration conf = new HdfsConfiguration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-        conf.set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, CloudTalkBlockPlacementPolicy.class.getName());
-        conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName());
-        conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
-        // Generous for a shared 2-core test machine; HintClientTest holds the deadline to milliseconds.
-        conf.setLong(HintSettings.DEADLINE_MS, DEADLINE_MS);
-        conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
-        conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 3);
-        conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-        cluster = LoopbackCluster.start(conf, HOSTS, RACKS);
-        fs = cluster.clientFrom(CLIENT);
-        // Warm up (JIT, connections) until an answer is used, so the tests see answers rather than cold timeouts.
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (metrics().answersUsed() == 0 && System.nanoTime() < deadline) {
-            Blocks.write(fs, next(), BLOCK);
-        }
-        assertThat(metrics().answersUsed()).isPositive();
+        fixture = PluginFixture.start(HOSTS, RACKS, conf -> {
+            conf.set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, CloudTalkBlockPlacementPolicy.class.getName());
+            conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName());
+            conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 3);
+        });
+        cloudTalk = fixture.cloudTalk();
+        fs = fixture.fs();
+        PluginFixture.warmUp(() -> metrics().answersUsed(), () -> Blocks.write(fs, next(), BLOCK));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (fs != null) {
-            fs.close();
+        if (fixture != null) {
+            fixture.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (cloudTalk != null) {
-            cloudTalk.close();
-        }
-        org.apache.hadoop.fs.FileUtil.fullyDelete(dir.toFile());
     }
 
     @AfterEach
-    void restoreServer() throws Exception {
-        cloudTalk.load(all(), Set.of());
-        cloudTalk.stopServer();
-        cloudTalk.startServer();
+    void reset() throws Exception {
+        fixture.reset();
     }
 
     @Test
     void replicasGoToTheIdleHostsCloudTalkNames() throws Exception {
         cloudTalk.load(
-                idleAnd("127.0.0.13", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
+                PluginFixture.withClient(Set.of("127.0.0.13", "127.0.0.15", "127.0.0.16")),
+                Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
         long used = metrics().answersUsed();
         for (int i = 0; i < 4; i++) {
             Path path = next();
@@ -114,7 +86,7 @@ class HdfsWritePlacementTest {
 
     @Test
     void aBusyWriterDoesNotGetTheFirstReplicaAndAnIdleOneDoes() throws Exception {
-        try (DistributedFileSystem onHost11 = cluster.clientFrom("127.0.0.11")) {
+        try (DistributedFileSystem onHost11 = fixture.cluster().clientFrom("127.0.0.11")) {
             cloudTalk.load(
                     Set.of("127.0.0.13", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
             for (int i = 0; i < 3; i++) {
@@ -139,7 +111,8 @@ class HdfsWritePlacementTest {
     @Test
     void rackRulesOverruleAnAnswerOnOneRack() throws Exception {
         cloudTalk.load(
-                idleAnd("127.0.0.11", "127.0.0.12", "127.0.0.13"), Set.of("127.0.0.14", "127.0.0.15", "127.0.0.16"));
+                PluginFixture.withClient(Set.of("127.0.0.11", "127.0.0.12", "127.0.0.13")),
+                Set.of("127.0.0.14", "127.0.0.15", "127.0.0.16"));
         long overruled = metrics().choicesOverruled();
         for (int i = 0; i < 3; i++) {
             Path path = next();
@@ -167,7 +140,7 @@ class HdfsWritePlacementTest {
         try (MisbehavingServer silent = MisbehavingServer.silent(cloudTalk.port())) {
             long slowestWriteMs = assertWritesFallBack(Fallback.TIMEOUT);
             // A one-block file waits at most the deadline for CloudTalk, plus the write itself.
-            assertThat(slowestWriteMs).isLessThan(DEADLINE_MS + 3000);
+            assertThat(slowestWriteMs).isLessThan(PluginFixture.DEADLINE_MS + 3000);
         }
     }
 
@@ -205,7 +178,7 @@ class HdfsWritePlacementTest {
 
     /** What the NameNode's /jmx servlet shows for its metrics sources matching {@code name}. */
     private static String jmx(String name) throws Exception {
-        java.net.InetSocketAddress http = cluster.cluster().getNameNode().getHttpAddress();
+        java.net.InetSocketAddress http = fixture.miniCluster().getNameNode().getHttpAddress();
         URI uri = URI.create("http://" + http.getHostString() + ":" + http.getPort()
                 + "/jmx?qry=Hadoop:service=NameNode,name=" + name);
         return HttpClient.newHttpClient()
@@ -242,30 +215,18 @@ class HdfsWritePlacementTest {
     }
 
     private static void assertHealthy(Path path) throws Exception {
-        String report = Blocks.fsck(cluster.cluster().getConfiguration(0), path);
+        String report = Blocks.fsck(fixture.miniCluster().getConfiguration(0), path);
         assertThat(report).contains("is HEALTHY").containsPattern("Mis-replicated blocks:\\s+0 ");
     }
 
     private static HintMetrics metrics() {
         return ((CloudTalkBlockPlacementPolicy)
-                        cluster.cluster().getNamesystem().getBlockManager().getBlockPlacementPolicy())
+                        fixture.miniCluster().getNamesystem().getBlockManager().getBlockPlacementPolicy())
                 .metrics()
                 .orElseThrow();
     }
 
     private static Path next() {
         return new Path("/placement/f" + files++);
-    }
-
-    private static Set<String> all() {
-        Set<String> all = new java.util.TreeSet<>(HOSTS);
-        all.add(CLIENT);
-        return all;
-    }
-
-    private static Set<String> idleAnd(String... hosts) {
-        Set<String> idle = new java.util.TreeSet<>(Set.of(hosts));
-        idle.add(CLIENT);
-        return idle;
     }
 }
