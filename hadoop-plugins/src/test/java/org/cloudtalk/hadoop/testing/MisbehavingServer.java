@@ -14,9 +14,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** What can sit on the CloudTalk server's port instead of it: a server that never answers, or one that lies. */
 public final class MisbehavingServer implements AutoCloseable {
     private final AutoCloseable resource;
+    private final List<Socket> held;
 
-    private MisbehavingServer(AutoCloseable resource) {
+    private MisbehavingServer(AutoCloseable resource, List<Socket> held) {
         this.resource = resource;
+        this.held = held;
+    }
+
+    /** How many connections a silent server has accepted (and holds). */
+    public int accepted() {
+        return held.size();
     }
 
     /** Accepts connections on {@code port} and never answers (a hung or overloaded server). */
@@ -38,13 +45,15 @@ public final class MisbehavingServer implements AutoCloseable {
                 "silent-server");
         acceptor.setDaemon(true);
         acceptor.start();
-        return new MisbehavingServer(() -> {
-            listener.close();
-            for (Socket socket : held) {
-                socket.close();
-            }
-            acceptor.join(5000);
-        });
+        return new MisbehavingServer(
+                () -> {
+                    listener.close();
+                    for (Socket socket : held) {
+                        socket.close();
+                    }
+                    acceptor.join(5000);
+                },
+                held);
     }
 
     /** Answers every request on {@code port} with HTTP 200 and {@code body}. */
@@ -60,7 +69,7 @@ public final class MisbehavingServer implements AutoCloseable {
             }
         });
         server.start();
-        return new MisbehavingServer(() -> server.stop(0));
+        return new MisbehavingServer(() -> server.stop(0), List.of());
     }
 
     @Override
