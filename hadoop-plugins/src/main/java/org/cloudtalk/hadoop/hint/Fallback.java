@@ -10,6 +10,8 @@ public enum Fallback {
     REFUSED,
     /** An answer that cannot be used: unreadable, or naming a host that was not a candidate. */
     BAD_ANSWER,
+    /** The server timed out or was unreachable moments ago: not asked again until the back-off ends. */
+    BACKOFF,
     /** Every hint thread was already waiting on the server. */
     BUSY,
     /** Anything else (the query could not be built, the caller was interrupted). */

@@ -32,8 +32,12 @@ import org.cloudtalk.lang.print.QueryPrinter;
  * Whatever goes wrong is an empty answer, counted by cause in {@link HintMetrics} and logged at most once per
  * interval; the caller then makes the host system's default choice.
  *
+ * <p>After a timeout or an unreachable server, callers fall back at once ({@link Fallback#BACKOFF}) for
+ * {@link HintSettings#backoff()}, so a dead or hung server costs one caller the deadline per back-off, not every one.
+ *
  * <p>Concurrency: thread-safe. At most {@link HintSettings#threads()} calls are in flight; beyond that a caller
- * falls back at once ({@link Fallback#BUSY}) rather than queueing behind a slow server.
+ * falls back at once ({@link Fallback#BUSY}) rather than queueing behind a slow server. The back-off end is a
+ * volatile timestamp; racing writers each set a valid end.
  */
 public final class HintClient {
     /**
@@ -47,6 +51,8 @@ public final class HintClient {
     private final HintMetrics metrics;
     private final FallbackLog fallbackLog;
     private final ThreadPoolExecutor pool;
+    /** {@link System#nanoTime()} before which the server is not asked (after a timeout or a refused connection). */
+    private volatile long quietUntil = System.nanoTime();
 
     public HintClient(String plugin, HintSettings settings, HintMetrics metrics) {
         this.settings = requireNonNull(settings, "settings is null");
@@ -78,6 +84,10 @@ public final class HintClient {
      * within the deadline (plus scheduling noise) whatever the server does.
      */
     public Optional<QueryResult> ask(Query query) {
+        if (System.nanoTime() - quietUntil < 0) {
+            fallback(Fallback.BACKOFF, "the server failed less than " + settings.backoff() + " ago");
+            return Optional.empty();
+        }
         String text;
         try {
             text = QueryPrinter.print(query);
@@ -162,6 +172,11 @@ public final class HintClient {
 
     /** Counts and (rarely) logs a fallback the caller decided on, e.g. an answer naming a non-candidate. */
     public void fallback(Fallback cause, String detail) {
+        // A server that is down or hung would otherwise cost every caller the deadline: one pays, the rest skip it.
+        if ((cause == Fallback.TIMEOUT || cause == Fallback.UNAVAILABLE)
+                && !settings.backoff().isZero()) {
+            quietUntil = System.nanoTime() + settings.backoff().toNanos();
+        }
         metrics.fallback(cause);
         fallbackLog.fallback(cause, detail);
     }

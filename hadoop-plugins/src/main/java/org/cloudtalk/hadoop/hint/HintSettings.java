@@ -14,11 +14,17 @@ import org.cloudtalk.client.CloudTalkClient;
  * Bad values are {@link IllegalArgumentException}s saying {@code Invalid value V for K: reason}.
  */
 public record HintSettings(
-        URI server, Duration deadline, CloudTalkClient.Evaluator evaluator, int threads, Duration logInterval) {
+        URI server,
+        Duration deadline,
+        CloudTalkClient.Evaluator evaluator,
+        int threads,
+        Duration backoff,
+        Duration logInterval) {
     public static final String SERVER_URI = "cloudtalk.server.uri";
     public static final String DEADLINE_MS = "cloudtalk.deadline.ms";
     public static final String EVALUATOR = "cloudtalk.evaluator";
     public static final String THREADS = "cloudtalk.client.threads";
+    public static final String BACKOFF_MS = "cloudtalk.backoff.ms";
     public static final String LOG_INTERVAL_MS = "cloudtalk.fallback.log.interval.ms";
 
     public static final String DEFAULT_SERVER_URI = "http://127.0.0.1:7480";
@@ -28,6 +34,7 @@ public record HintSettings(
         requireNonNull(server, "server is null");
         requireNonNull(deadline, "deadline is null");
         requireNonNull(evaluator, "evaluator is null");
+        requireNonNull(backoff, "backoff is null");
         requireNonNull(logInterval, "logInterval is null");
     }
 
@@ -37,6 +44,7 @@ public record HintSettings(
                 Duration.ofMillis(number(conf, DEADLINE_MS, DEFAULT_DEADLINE_MS, 1, 60_000)),
                 evaluator(conf),
                 (int) number(conf, THREADS, 16, 1, 1024),
+                Duration.ofMillis(number(conf, BACKOFF_MS, 1000, 0, 3_600_000)),
                 Duration.ofMillis(number(conf, LOG_INTERVAL_MS, 60_000, 0, 86_400_000)));
     }
 

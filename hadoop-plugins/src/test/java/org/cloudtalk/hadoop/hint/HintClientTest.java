@@ -113,12 +113,30 @@ class HintClientTest {
         }
     }
 
+    @Test
+    void afterAFailureTheServerIsLeftAloneForTheBackOff() throws Exception {
+        HintClient client = client("http://127.0.0.1:" + freePort(), 1000, 4, 60_000);
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(client.ask(READ)).isEmpty();
+        }
+
+        assertThat(client.metrics().fallbacks(Fallback.UNAVAILABLE)).isOne();
+        assertThat(client.metrics().fallbacks(Fallback.BACKOFF)).isEqualTo(4);
+        assertThat(client.metrics().queries()).isOne();
+    }
+
     private static HintClient client(String uri, long deadlineMs, int threads) {
+        return client(uri, deadlineMs, threads, 0);
+    }
+
+    private static HintClient client(String uri, long deadlineMs, int threads, long backoffMs) {
         HintSettings settings = new HintSettings(
                 URI.create(uri),
                 Duration.ofMillis(deadlineMs),
                 CloudTalkClient.Evaluator.HEURISTIC,
                 threads,
+                Duration.ofMillis(backoffMs),
                 Duration.ofSeconds(60));
         return new HintClient("test", settings, HintMetrics.register("HintClientTest", "test"));
     }

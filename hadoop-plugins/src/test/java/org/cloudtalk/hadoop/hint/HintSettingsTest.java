@@ -18,6 +18,7 @@ class HintSettingsTest {
 
         assertThat(settings.hints().server()).hasToString("http://127.0.0.1:7480");
         assertThat(settings.hints().deadline()).isEqualTo(Duration.ofMillis(10));
+        assertThat(settings.hints().backoff()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.hints().evaluator()).isEqualTo(CloudTalkClient.Evaluator.HEURISTIC);
         assertThat(settings.writeEnabled()).isTrue();
         assertThat(settings.readEnabled()).isTrue();

@@ -51,6 +51,8 @@ public final class PluginFixture implements AutoCloseable {
             plugins.accept(conf);
             conf.set(HintSettings.SERVER_URI, fixture.cloudTalk.uri());
             conf.setLong(HintSettings.DEADLINE_MS, DEADLINE_MS);
+            // Every fallback is counted by its own cause (HintClientTest covers the back-off).
+            conf.setLong(HintSettings.BACKOFF_MS, 0);
             conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
             conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
             fixture.cluster = LoopbackCluster.start(conf, hosts, racks);
