@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Hadoop metrics2 source for one plugin: queries sent, answers used, items placed as answered or overruled by the
- * host's rules, fallbacks by cause, and the time the host waited for each query (µs, average and quantiles over 60 s). Registered with the daemon's metrics system, so it
- * shows in its {@code /jmx} as {@code Hadoop:service=<daemon>,name=<source name>}.
+ * host's rules, fallbacks by cause, and the time the host waited for each query (µs, average and quantiles over
+ * 60 s). Registered with the daemon's metrics system, so it shows in its {@code /jmx} as
+ * {@code Hadoop:service=<daemon>,name=<source name>}.
  *
  * <p>Concurrency: thread-safe; the mutable metrics synchronise themselves.
  */

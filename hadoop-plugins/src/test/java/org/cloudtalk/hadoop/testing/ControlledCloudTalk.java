@@ -16,7 +16,8 @@ import org.cloudtalk.server.config.ServerConfig;
 /**
  * A real CloudTalk server on loopback whose host load the test sets: busy hosts have their NIC and disk almost
  * fully used, idle hosts nothing; hosts not named are unknown (heavily loaded, to the server). Pseudo-reservations
- * are off so that consecutive writes see the same answer for the same load. The server can be stopped and started
+ * are off so that consecutive writes see the same answer for the same load, and the tenant rate limit is far above
+ * any NameNode's allocation rate. The server can be stopped and started
  * again on the same port, and other listeners put there instead.
  */
 public final class ControlledCloudTalk implements AutoCloseable {
@@ -87,7 +88,12 @@ public final class ControlledCloudTalk implements AutoCloseable {
                     "status.file",
                     statusFile.toString(),
                     "reservation.hold.ms",
-                    "0")));
+                    "0",
+                    // The NameNode is one tenant asking once per block: far above the default rate in benchmarks.
+                    "limits.queries.per.second",
+                    "1000000",
+                    "limits.burst",
+                    "100000")));
         } catch (ServerConfig.ConfigException e) {
             throw new IllegalStateException(e);
         }

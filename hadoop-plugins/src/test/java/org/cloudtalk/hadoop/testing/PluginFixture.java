@@ -38,7 +38,7 @@ public final class PluginFixture implements AutoCloseable {
         this.hosts = hosts;
     }
 
-    /** Starts everything; {@code plugins} sets the NameNode's plugin classes. */
+    /** Starts everything; {@code plugins} sets the NameNode's plugin classes (and may change any other key). */
     public static PluginFixture start(List<String> hosts, List<String> racks, Consumer<Configuration> plugins)
             throws Exception {
         PluginFixture fixture = new PluginFixture(Files.createTempDirectory("cloudtalk-hdfs"), hosts);
@@ -48,11 +48,11 @@ public final class PluginFixture implements AutoCloseable {
             conf.set(
                     MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
                     fixture.dir.resolve("dfs").toString());
-            plugins.accept(conf);
             conf.set(HintSettings.SERVER_URI, fixture.cloudTalk.uri());
             conf.setLong(HintSettings.DEADLINE_MS, DEADLINE_MS);
             // Every fallback is counted by its own cause (HintClientTest covers the back-off).
             conf.setLong(HintSettings.BACKOFF_MS, 0);
+            plugins.accept(conf);
             conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
             conf.setLong(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
             fixture.cluster = LoopbackCluster.start(conf, hosts, racks);

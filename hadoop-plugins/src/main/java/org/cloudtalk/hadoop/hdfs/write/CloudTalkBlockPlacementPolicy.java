@@ -27,8 +27,8 @@ import org.cloudtalk.hadoop.hint.HintMetrics;
  * DataNodes; the default policy then runs unchanged except that wherever it would pick a node at random within a
  * scope (the whole cluster, another rack, the second replica's rack) it gets CloudTalk's best node there, and every
  * pick still passes its own checks (excluded, stale, decommissioning, slow, load, space, storage type, nodes per
- * rack) or is dropped for the next one. The writer's own node gets the first replica only if CloudTalk ranks it
- * first. Re-replication, pipeline recovery and favored nodes keep the default behaviour (docs/hadoop-plugins.md).
+ * rack) or is dropped for the next one. The writer's own node gets a replica only if CloudTalk ranks it among the
+ * best. Re-replication, pipeline recovery and favored nodes keep the default behaviour (docs/hadoop-plugins.md).
  *
  * <p>Concurrency: the NameNode calls it from many RPC handlers at once; the preference for the block being placed is
  * confined to the calling thread, and the planner is immutable after {@link #setConf}.

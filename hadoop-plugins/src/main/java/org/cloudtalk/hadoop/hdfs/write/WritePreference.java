@@ -11,9 +11,10 @@ import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 
 /**
- * CloudTalk's preference for one new block: DataNodes best first ({@code answered} — the hosts the answer bound —
- * at the front). The default policy asks it for the best node within each scope it would otherwise pick at random,
- * so its rack, exclusion and goodness rules decide which of CloudTalk's choices stand.
+ * CloudTalk's preference for one new block: DataNodes best first, starting with the replicas to aim for in the order
+ * the default policy fills its slots; {@code answered} are the hosts the answer bound. The default policy asks it for
+ * the best node within each scope it would otherwise pick at random, so its rack, exclusion and goodness rules decide
+ * which of CloudTalk's choices stand.
  */
 record WritePreference(List<DatanodeDescriptor> order, Set<DatanodeDescriptor> answered) {
     WritePreference {
