@@ -6,14 +6,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.cloudtalk.hadoop.hdfs.read.CloudTalkNetworkTopology;
 import org.cloudtalk.hadoop.hdfs.write.CloudTalkBlockPlacementPolicy;
 import org.cloudtalk.hadoop.hint.Fallback;
@@ -105,6 +113,77 @@ class HdfsWritePlacementTest {
                     assertThat(Blocks.addresses(replicas)).containsExactly("127.0.0.11", "127.0.0.15", "127.0.0.16");
                 }
             }
+        }
+    }
+
+    @Test
+    void aWriterAskingForNoLocalReplicaGetsNoneEvenWhenItsHostIsIdle() throws Exception {
+        try (DistributedFileSystem onHost11 = fixture.cluster().clientFrom("127.0.0.11")) {
+            cloudTalk.load(
+                    Set.of("127.0.0.11", "127.0.0.15", "127.0.0.16"), Set.of("127.0.0.12", "127.0.0.13", "127.0.0.14"));
+            for (int i = 0; i < 3; i++) {
+                Path path = next();
+                try (FSDataOutputStream out = onHost11.create(
+                        path,
+                        FsPermission.getFileDefault(),
+                        EnumSet.of(CreateFlag.CREATE, CreateFlag.NO_LOCAL_WRITE),
+                        4096,
+                        (short) 3,
+                        BLOCK,
+                        null)) {
+                    out.write(new byte[BLOCK]);
+                }
+                for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                    assertThat(Blocks.addresses(replicas))
+                            .doesNotContain("127.0.0.11")
+                            .contains("127.0.0.15", "127.0.0.16");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aDecommissioningHostCloudTalkPrefersGetsNoReplica() throws Exception {
+        FSNamesystem namesystem = fixture.miniCluster().getNamesystem();
+        DatanodeManager datanodes = namesystem.getBlockManager().getDatanodeManager();
+        DatanodeDescriptor host13 = null;
+        for (DataNode datanode : fixture.miniCluster().getDataNodes()) {
+            if (datanode.getDatanodeId().getIpAddr().equals("127.0.0.13")) {
+                host13 = datanodes.getDatanode(datanode.getDatanodeId());
+            }
+        }
+        assertThat(host13).isNotNull();
+        cloudTalk.load(
+                PluginFixture.withClient(Set.of("127.0.0.13", "127.0.0.15", "127.0.0.16")),
+                Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14"));
+        decommission(namesystem, datanodes, host13, true);
+        try {
+            for (int i = 0; i < 3; i++) {
+                Path path = next();
+                Blocks.write(fs, path, BLOCK);
+                for (DatanodeInfo[] replicas : Blocks.replicas(fs, path)) {
+                    assertThat(Blocks.addresses(replicas))
+                            .doesNotContain("127.0.0.13")
+                            .contains("127.0.0.15", "127.0.0.16");
+                    assertThat(Blocks.racks(replicas)).containsExactly("/r1", "/r2");
+                }
+            }
+        } finally {
+            decommission(namesystem, datanodes, host13, false);
+        }
+    }
+
+    private static void decommission(
+            FSNamesystem namesystem, DatanodeManager datanodes, DatanodeDescriptor node, boolean start) {
+        namesystem.writeLock();
+        try {
+            if (start) {
+                datanodes.getDatanodeAdminManager().startDecommission(node);
+            } else {
+                datanodes.getDatanodeAdminManager().stopDecommission(node);
+            }
+        } finally {
+            namesystem.writeUnlock();
         }
     }
 
