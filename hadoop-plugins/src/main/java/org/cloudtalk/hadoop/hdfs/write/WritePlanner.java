@@ -1,0 +1,183 @@
+package org.cloudtalk.hadoop.hdfs.write;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.net.Node;
+import org.cloudtalk.hadoop.hdfs.Endpoints;
+import org.cloudtalk.hadoop.hint.Fallback;
+import org.cloudtalk.hadoop.hint.HintClient;
+import org.cloudtalk.hadoop.hint.HintMetrics;
+import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.build.QueryBuilder;
+
+/**
+ * Asks CloudTalk the §5.3 pipeline-write query for a new block — the writer sends to r1, each replica stores what
+ * it receives and forwards it to the next — over the DataNodes HDFS could use, and turns the answer into a
+ * {@link WritePreference}.
+ *
+ * <p>Concurrency: thread-safe (no mutable state of its own).
+ */
+final class WritePlanner {
+    /** The writer is outside the cluster, or has no address CloudTalk can use. */
+    private static final String UNKNOWN_WRITER = "0.0.0.0";
+
+    private final HintClient hints;
+    private final Endpoints endpoints;
+    private final int maxCandidates;
+
+    WritePlanner(HintClient hints, Endpoints endpoints, int maxCandidates) {
+        this.hints = requireNonNull(hints, "hints is null");
+        this.endpoints = requireNonNull(endpoints, "endpoints is null");
+        this.maxCandidates = maxCandidates;
+    }
+
+    /**
+     * CloudTalk's preference among {@code nodes} (the cluster's DataNodes) for {@code replicas} replicas, or empty:
+     * fewer than two usable candidates (nothing to choose), or no usable answer (counted as a fallback).
+     *
+     * @param maxPerRack the most replicas the default policy puts on one rack
+     * @param excluded nodes HDFS has already ruled out for this block
+     * @param avoid a node the writer asked not to use (NO_LOCAL_WRITE), or null
+     */
+    Optional<WritePreference> plan(
+            Node writer,
+            int replicas,
+            int maxPerRack,
+            Set<Node> excluded,
+            Node avoid,
+            long blockBytes,
+            List<Node> nodes) {
+        Map<String, List<DatanodeDescriptor>> byEndpoint = new LinkedHashMap<>();
+        for (Node node : nodes) {
+            if (node instanceof DatanodeDescriptor datanode
+                    && datanode.isInService()
+                    && !datanode.equals(avoid)
+                    && (excluded == null || !excluded.contains(datanode))) {
+                endpoints.of(datanode).ifPresent(endpoint -> byEndpoint
+                        .computeIfAbsent(endpoint, key -> new ArrayList<>(1))
+                        .add(datanode));
+            }
+        }
+        String source = endpoints.of(writer).orElse(UNKNOWN_WRITER);
+        List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
+        if (candidates.size() < 2) {
+            return Optional.empty();
+        }
+        int variables = Math.min(replicas, candidates.size());
+        List<String> names = new ArrayList<>(variables);
+        for (int i = 1; i <= variables; i++) {
+            names.add("r" + i);
+        }
+        Query query;
+        try {
+            query = QueryBuilder.daisyChainWrite(source, variables, candidates, Math.max(1, blockBytes))
+                    .build();
+        } catch (QueryException e) {
+            hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
+            return Optional.empty();
+        }
+        return hints.preferenceOrder(query, names, new LinkedHashSet<>(candidates))
+                .map(order -> preference(order, variables, byEndpoint, maxPerRack));
+    }
+
+    HintMetrics metrics() {
+        return hints.metrics();
+    }
+
+    /** Counts how many of the chosen replicas are where the answer said. */
+    void record(WritePreference preference, DatanodeStorageInfo[] chosen) {
+        for (DatanodeStorageInfo storage : chosen) {
+            hints.metrics().chose(preference.answered().contains(storage.getDatanodeDescriptor()));
+        }
+    }
+
+    /** At most {@code maxCandidates} endpoints, at random (§4.3), always keeping the writer's own. */
+    private List<String> sample(List<String> candidates, String writer) {
+        if (candidates.size() <= maxCandidates) {
+            return candidates;
+        }
+        Collections.shuffle(candidates, ThreadLocalRandom.current());
+        int writerAt = candidates.indexOf(writer);
+        if (writerAt >= maxCandidates) {
+            Collections.swap(candidates, 0, writerAt);
+        }
+        return new ArrayList<>(candidates.subList(0, maxCandidates));
+    }
+
+    /**
+     * The replicas to aim for, in the order the default policy fills its slots, then the rest of CloudTalk's order.
+     * The aim is the best-ranked set the default's rack rules accept — at most {@code maxPerRack} on a rack, more
+     * than one rack when there are several — starting with CloudTalk's answer. The default puts the second replica
+     * off the first one's rack and the third beside the second, so a replica alone on its rack goes first and a
+     * pair on one rack next.
+     */
+    private static WritePreference preference(
+            List<String> order, int replicas, Map<String, List<DatanodeDescriptor>> byEndpoint, int maxPerRack) {
+        List<DatanodeDescriptor> ranked = new ArrayList<>();
+        order.forEach(endpoint -> ranked.addAll(byEndpoint.get(endpoint)));
+        Set<String> racks = new HashSet<>();
+        ranked.forEach(node -> racks.add(node.getNetworkLocation()));
+        boolean spread = racks.size() > 1 && replicas > 1;
+        List<DatanodeDescriptor> aim = new ArrayList<>(replicas);
+        Map<String, Integer> perRack = new HashMap<>();
+        for (DatanodeDescriptor node : ranked) {
+            if (aim.size() == replicas) {
+                break;
+            }
+            String rack = node.getNetworkLocation();
+            boolean rackFull = spread && perRack.getOrDefault(rack, 0) >= maxPerRack;
+            boolean lastOnOneRack =
+                    spread && aim.size() == replicas - 1 && perRack.keySet().equals(Set.of(rack));
+            if (!rackFull && !lastOnOneRack) {
+                aim.add(node);
+                perRack.merge(rack, 1, Integer::sum);
+            }
+        }
+        Set<DatanodeDescriptor> answered = new HashSet<>();
+        for (String endpoint : order.subList(0, Math.min(replicas, order.size()))) {
+            answered.addAll(byEndpoint.get(endpoint));
+        }
+        List<DatanodeDescriptor> preference = new ArrayList<>(ranked.size());
+        preference.addAll(defaultSlotOrder(aim, perRack));
+        ranked.stream().filter(node -> !aim.contains(node)).forEach(preference::add);
+        return new WritePreference(preference, answered);
+    }
+
+    /** A node alone on its rack first, then two nodes sharing a rack, then the rest; otherwise as ranked. */
+    private static List<DatanodeDescriptor> defaultSlotOrder(
+            List<DatanodeDescriptor> aim, Map<String, Integer> perRack) {
+        Optional<String> pairRack = perRack.entrySet().stream()
+                .filter(entry -> entry.getValue() >= 2)
+                .map(Map.Entry::getKey)
+                .findFirst();
+        Optional<DatanodeDescriptor> first = aim.stream()
+                .filter(node ->
+                        pairRack.isPresent() && !node.getNetworkLocation().equals(pairRack.get()))
+                .findFirst();
+        if (first.isEmpty()) {
+            return aim;
+        }
+        List<DatanodeDescriptor> ordered = new ArrayList<>(aim.size());
+        ordered.add(first.get());
+        aim.stream()
+                .filter(node -> node.getNetworkLocation().equals(pairRack.get()))
+                .limit(2)
+                .forEach(ordered::add);
+        aim.stream().filter(node -> !ordered.contains(node)).forEach(ordered::add);
+        return ordered;
+    }
+}

@@ -1,0 +1,194 @@
+package org.cloudtalk.hadoop.hint;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.CloudTalkException;
+import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.lang.print.QueryPrinter;
+
+/**
+ * Asks the local CloudTalk server on behalf of a Hadoop daemon's thread, never holding that thread past the
+ * deadline: the HTTP call runs on a small pool of hint threads and the caller waits at most the deadline for it.
+ * Whatever goes wrong is an empty answer, counted by cause in {@link HintMetrics} and logged at most once per
+ * interval; the caller then makes the host system's default choice.
+ *
+ * <p>After a timeout or an unreachable server, callers fall back at once ({@link Fallback#BACKOFF}) for
+ * {@link HintSettings#backoff()}, so a dead or hung server costs one caller the deadline per back-off, not every one.
+ *
+ * <p>Concurrency: thread-safe. At most {@link HintSettings#threads()} calls are in flight; beyond that a caller
+ * falls back at once ({@link Fallback#BUSY}) rather than queueing behind a slow server. The back-off end is a
+ * volatile timestamp; racing writers each set a valid end.
+ */
+public final class HintClient {
+    /**
+     * Clients by plugin and settings. Hadoop creates more than one instance of a plugin in a daemon (the NameNode's
+     * fsck builds its own placement policy per run); they share one client, so one set of counters and connections.
+     */
+    private static final ConcurrentMap<List<Object>, HintClient> SHARED = new ConcurrentHashMap<>();
+
+    private final HintSettings settings;
+    private final CloudTalkClient client;
+    private final HintMetrics metrics;
+    private final FallbackLog fallbackLog;
+    private final ThreadPoolExecutor pool;
+    /** {@link System#nanoTime()} before which the server is not asked (after a timeout or a refused connection). */
+    private volatile long quietUntil = System.nanoTime();
+
+    public HintClient(String plugin, HintSettings settings, HintMetrics metrics) {
+        this.settings = requireNonNull(settings, "settings is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        this.client = new CloudTalkClient(settings.server(), settings.deadline());
+        this.fallbackLog = new FallbackLog(plugin, settings.logInterval());
+        AtomicInteger threads = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(
+                0, settings.threads(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "cloudtalk-" + plugin + "-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** The process's client for {@code plugin} with these settings, its metrics registered as {@code metricsName}. */
+    public static HintClient shared(String plugin, HintSettings settings, String metricsName, String description) {
+        return SHARED.computeIfAbsent(
+                List.of(plugin, settings),
+                key -> new HintClient(plugin, settings, HintMetrics.register(metricsName, description)));
+    }
+
+    public HintMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * The server's answer with each candidate's score ({@code explain}), or empty after counting why not. Returns
+     * within the deadline (plus scheduling noise) whatever the server does.
+     */
+    public Optional<QueryResult> ask(Query query) {
+        if (System.nanoTime() - quietUntil < 0) {
+            fallback(Fallback.BACKOFF, "the server failed less than " + settings.backoff() + " ago");
+            return Optional.empty();
+        }
+        String text;
+        try {
+            text = QueryPrinter.print(query);
+        } catch (RuntimeException e) {
+            fallback(Fallback.ERROR, "cannot print the query: " + e);
+            return Optional.empty();
+        }
+        long start = System.nanoTime();
+        Future<QueryResult> call;
+        try {
+            call = pool.submit(() -> client.query(text, settings.evaluator(), false, true, settings.deadline()));
+        } catch (RejectedExecutionException e) {
+            fallback(Fallback.BUSY, settings.threads() + " queries already waiting on " + settings.server());
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(call.get(settings.deadline().toNanos(), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            fallback(Fallback.TIMEOUT, "no answer from " + settings.server() + " within " + settings.deadline());
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            Thread.currentThread().interrupt();
+            fallback(Fallback.ERROR, "interrupted while waiting for " + settings.server());
+        } catch (ExecutionException | CancellationException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof CloudTalkException failure) {
+                fallback(causeOf(failure), failure.code() + ": " + failure.getMessage());
+            } else {
+                fallback(Fallback.ERROR, cause.toString());
+            }
+        } finally {
+            metrics.query(System.nanoTime() - start);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * CloudTalk's order of preference over {@code candidates} (canonical address texts): the hosts bound to
+     * {@code variables}, in that order, then the other candidates by their best score, highest first. Empty, after
+     * counting why, when there is no answer or it binds a variable to a host that is not a candidate (or binds it
+     * twice, or not at all): the caller then keeps its default order. A returned order counts as an answer used.
+     */
+    public Optional<List<String>> preferenceOrder(Query query, List<String> variables, Set<String> candidates) {
+        Optional<QueryResult> answer = ask(query);
+        if (answer.isEmpty()) {
+            return Optional.empty();
+        }
+        QueryResult result = answer.get();
+        List<String> order = new ArrayList<>(candidates.size());
+        Set<String> bound = new HashSet<>();
+        for (String variable : variables) {
+            String host = result.bindings().get(variable);
+            if (host == null || !candidates.contains(host) || !bound.add(host)) {
+                fallback(
+                        Fallback.BAD_ANSWER,
+                        "the answer binds " + variable + " to " + host + ", not one of the distinct candidates "
+                                + candidates);
+                return Optional.empty();
+            }
+            order.add(host);
+        }
+        candidates.stream()
+                .filter(candidate -> !bound.contains(candidate))
+                .sorted(Comparator.comparingDouble((String candidate) -> bestScore(result.candidateScores(), candidate))
+                        .reversed())
+                .forEach(order::add);
+        metrics.answerUsed();
+        return Optional.of(List.copyOf(order));
+    }
+
+    private static double bestScore(Map<String, Map<String, Double>> scores, String candidate) {
+        double best = Double.NEGATIVE_INFINITY;
+        for (Map<String, Double> byCandidate : scores.values()) {
+            Double score = byCandidate.get(candidate);
+            if (score != null && score > best) {
+                best = score;
+            }
+        }
+        return best;
+    }
+
+    /** Counts and (rarely) logs a fallback the caller decided on, e.g. an answer naming a non-candidate. */
+    public void fallback(Fallback cause, String detail) {
+        // A server that is down or hung would otherwise cost every caller the deadline: one pays, the rest skip it.
+        if ((cause == Fallback.TIMEOUT || cause == Fallback.UNAVAILABLE)
+                && !settings.backoff().isZero()) {
+            quietUntil = System.nanoTime() + settings.backoff().toNanos();
+        }
+        metrics.fallback(cause);
+        fallbackLog.fallback(cause, detail);
+    }
+
+    private static Fallback causeOf(CloudTalkException failure) {
+        return switch (failure.kind()) {
+            case QUERY_ERROR, REFUSED, RATE_LIMITED -> Fallback.REFUSED;
+            case UNAVAILABLE -> switch (failure.code()) {
+                case "TIMEOUT", "TIMED_OUT" -> Fallback.TIMEOUT;
+                case "BAD_ANSWER" -> Fallback.BAD_ANSWER;
+                default -> Fallback.UNAVAILABLE;
+            };
+        };
+    }
+}

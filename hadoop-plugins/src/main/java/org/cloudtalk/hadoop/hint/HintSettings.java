@@ -1,0 +1,108 @@
+package org.cloudtalk.hadoop.hint;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.cloudtalk.client.CloudTalkClient;
+
+/**
+ * How a Hadoop plugin talks to its local CloudTalk server, from {@code cloudtalk.*} keys (docs/hadoop-plugins.md).
+ * Bad values are {@link IllegalArgumentException}s saying {@code Invalid value V for K: reason}.
+ */
+public record HintSettings(
+        URI server,
+        Duration deadline,
+        CloudTalkClient.Evaluator evaluator,
+        int threads,
+        Duration backoff,
+        Duration logInterval) {
+    public static final String SERVER_URI = "cloudtalk.server.uri";
+    public static final String DEADLINE_MS = "cloudtalk.deadline.ms";
+    public static final String EVALUATOR = "cloudtalk.evaluator";
+    public static final String THREADS = "cloudtalk.client.threads";
+    public static final String BACKOFF_MS = "cloudtalk.backoff.ms";
+    public static final String LOG_INTERVAL_MS = "cloudtalk.fallback.log.interval.ms";
+
+    public static final String DEFAULT_SERVER_URI = "http://127.0.0.1:7480";
+    public static final long DEFAULT_DEADLINE_MS = 10;
+
+    public HintSettings {
+        requireNonNull(server, "server is null");
+        requireNonNull(deadline, "deadline is null");
+        requireNonNull(evaluator, "evaluator is null");
+        requireNonNull(backoff, "backoff is null");
+        requireNonNull(logInterval, "logInterval is null");
+    }
+
+    public static HintSettings from(Configuration conf) {
+        return new HintSettings(
+                uri(conf),
+                Duration.ofMillis(number(conf, DEADLINE_MS, DEFAULT_DEADLINE_MS, 1, 60_000)),
+                evaluator(conf),
+                (int) number(conf, THREADS, 16, 1, 1024),
+                Duration.ofMillis(number(conf, BACKOFF_MS, 1000, 0, 3_600_000)),
+                Duration.ofMillis(number(conf, LOG_INTERVAL_MS, 60_000, 0, 86_400_000)));
+    }
+
+    /** A whole number within bounds, or the default when the key is unset. */
+    public static long number(Configuration conf, String key, long defaultValue, long min, long max) {
+        String value = conf.getTrimmed(key);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        long number;
+        try {
+            number = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw invalid(value, key, "not a whole number");
+        }
+        if (number < min || number > max) {
+            throw invalid(value, key, "must be between " + min + " and " + max);
+        }
+        return number;
+    }
+
+    /** {@code true} or {@code false}, or the default when the key is unset. */
+    public static boolean flag(Configuration conf, String key, boolean defaultValue) {
+        String value = conf.getTrimmed(key);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(value, key, "must be true or false");
+        };
+    }
+
+    public static IllegalArgumentException invalid(String value, String key, String reason) {
+        return new IllegalArgumentException("Invalid value " + value + " for " + key + ": " + reason);
+    }
+
+    private static URI uri(Configuration conf) {
+        String value = conf.getTrimmed(SERVER_URI, DEFAULT_SERVER_URI);
+        URI uri;
+        try {
+            uri = new URI(value);
+        } catch (URISyntaxException e) {
+            throw invalid(value, SERVER_URI, e.getReason());
+        }
+        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1) {
+            throw invalid(value, SERVER_URI, "expected http://HOST:PORT");
+        }
+        return uri;
+    }
+
+    private static CloudTalkClient.Evaluator evaluator(Configuration conf) {
+        String value = conf.getTrimmed(EVALUATOR, "heuristic");
+        try {
+            return CloudTalkClient.Evaluator.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw invalid(value, EVALUATOR, "must be heuristic, flow, exhaustive or refined");
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.cloudtalk.hadoop.hint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.hadoop.hdfs.HdfsHintSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class HintSettingsTest {
+    @Test
+    void defaults() {
+        HdfsHintSettings settings = HdfsHintSettings.from(new Configuration(false));
+
+        assertThat(settings.hints().server()).hasToString("http://127.0.0.1:7480");
+        assertThat(settings.hints().deadline()).isEqualTo(Duration.ofMillis(10));
+        assertThat(settings.hints().backoff()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.hints().evaluator()).isEqualTo(CloudTalkClient.Evaluator.HEURISTIC);
+        assertThat(settings.writeEnabled()).isTrue();
+        assertThat(settings.readEnabled()).isTrue();
+        assertThat(settings.maxCandidates()).isEqualTo(30);
+        assertThat(settings.readBytes()).isEqualTo(128L << 20);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "cloudtalk.deadline.ms | soon | Invalid value soon for cloudtalk.deadline.ms: not a whole number",
+                "cloudtalk.deadline.ms | 0 | Invalid value 0 for cloudtalk.deadline.ms: must be between 1 and 60000",
+                "cloudtalk.server.uri | ftp://host:1 | Invalid value ftp://host:1 for cloudtalk.server.uri: expected http://HOST:PORT",
+                "cloudtalk.evaluator | magic | Invalid value magic for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
+                "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",
+                "cloudtalk.hdfs.endpoint | dns | Invalid value dns for cloudtalk.hdfs.endpoint: must be ip or hostname",
+                "cloudtalk.hdfs.candidates.max | 1 | Invalid value 1 for cloudtalk.hdfs.candidates.max: must be between 2 and 10000",
+            })
+    void badValuesSayWhatIsWrong(String key, String value, String message) {
+        Configuration conf = new Configuration(false);
+        conf.set(key, value);
+
+        assertThatThrownBy(() -> HdfsHintSettings.from(conf))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+    }
+}

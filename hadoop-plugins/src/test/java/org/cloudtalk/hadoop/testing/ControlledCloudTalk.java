@@ -1,0 +1,125 @@
+package org.cloudtalk.hadoop.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.server.CloudTalkServer;
+import org.cloudtalk.server.config.ServerConfig;
+
+/**
+ * A real CloudTalk server on loopback whose host load the test sets: busy hosts have their NIC and disk almost
+ * fully used, idle hosts nothing; hosts not named are unknown (heavily loaded, to the server). Pseudo-reservations
+ * are off so that consecutive writes see the same answer for the same load, and the tenant rate limit is far above
+ * any NameNode's allocation rate. The server can be stopped and started
+ * again on the same port, and other listeners put there instead.
+ */
+public final class ControlledCloudTalk implements AutoCloseable {
+    private static final double NIC_BITS = 1e9;
+    private static final double DISK_BYTES = 2e8;
+
+    private final Path statusFile;
+    private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
+    private int port;
+    private CloudTalkServer server;
+
+    private ControlledCloudTalk(Path statusFile) {
+        this.statusFile = statusFile;
+    }
+
+    public static ControlledCloudTalk start(Path dir, Collection<String> idle)
+            throws IOException, InterruptedException {
+        ControlledCloudTalk cloudTalk = new ControlledCloudTalk(dir.resolve("status.json"));
+        cloudTalk.load(idle, Set.of());
+        cloudTalk.startServer();
+        return cloudTalk;
+    }
+
+    public String uri() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The hosts' load from now on. */
+    public void load(Collection<String> idle, Collection<String> busy) {
+        StringBuilder json = new StringBuilder("{\"hosts\": {");
+        String separator = "";
+        for (String host : idle) {
+            json.append(separator).append(host(host, 0));
+            separator = ", ";
+        }
+        for (String host : busy) {
+            json.append(separator).append(host(host, 0.95));
+            separator = ", ";
+        }
+        json.append("}}");
+        try {
+            Files.writeString(statusFile, json, StandardCharsets.UTF_8);
+            // The server re-reads the file when its modification time changes: make sure it does.
+            Files.setLastModifiedTime(statusFile, FileTime.fromMillis(version.addAndGet(1000)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void stopServer() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+
+    public void startServer() throws IOException, InterruptedException {
+        try {
+            server = CloudTalkServer.start(ServerConfig.from(Map.of(
+                    "bind",
+                    "127.0.0.1",
+                    "port",
+                    Integer.toString(port),
+                    "status.file",
+                    statusFile.toString(),
+                    "reservation.hold.ms",
+                    "0",
+                    // The NameNode is one tenant asking once per block: far above the default rate in benchmarks.
+                    "limits.queries.per.second",
+                    "1000000",
+                    "limits.burst",
+                    "100000")));
+        } catch (ServerConfig.ConfigException e) {
+            throw new IllegalStateException(e);
+        }
+        port = server.localAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        stopServer();
+    }
+
+    private static String host(String address, double used) {
+        return String.format(
+                java.util.Locale.ROOT,
+                "\"%s\": {\"nicRxCapacityBitsPerSecond\": %s, \"nicRxUseBitsPerSecond\": %s,"
+                        + " \"nicTxCapacityBitsPerSecond\": %s, \"nicTxUseBitsPerSecond\": %s,"
+                        + " \"diskReadCapacityBytesPerSecond\": %s, \"diskReadUseBytesPerSecond\": %s,"
+                        + " \"diskWriteCapacityBytesPerSecond\": %s, \"diskWriteUseBytesPerSecond\": %s}",
+                address,
+                NIC_BITS,
+                NIC_BITS * used,
+                NIC_BITS,
+                NIC_BITS * used,
+                DISK_BYTES,
+                DISK_BYTES * used,
+                DISK_BYTES,
+                DISK_BYTES * used);
+    }
+}
