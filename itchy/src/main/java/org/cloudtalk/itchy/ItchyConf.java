@@ -34,7 +34,11 @@ public final class ItchyConf {
 
     static final String SIGNATURE = "itchy.task.signature";
     static final String INCREMENT = "itchy.task.increment";
-    static final String COMMITTED = "itchy.task.committed";
+    /** The generation this run stores its cells under ({@code ItchyStore.newGeneration}). */
+    static final String GENERATION = "itchy.task.generation";
+    /** The committed generations, whose cells the run reads. */
+    static final String VISIBLE = "itchy.task.visible";
+
     static final String DATASETS = "itchy.task.datasets";
     static final String OUTPUT_DATASET = "itchy.task.output.dataset";
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";

@@ -13,6 +13,7 @@ import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.cloudtalk.itchy.store.JobRecord;
 
 /**
  * The current full result of an Itchy job: its base output overlaid by every committed differential output in order,

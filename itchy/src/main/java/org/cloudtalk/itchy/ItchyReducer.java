@@ -15,6 +15,8 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
+import org.cloudtalk.itchy.store.Generations;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * Runs the user's unchanged reducer. For each key it stores Itchy's incremental data (bulk-loaded once the job has
@@ -38,7 +40,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                                 FileOutputFormat.getWorkOutputPath(context),
                                 context.getTaskAttemptID().getTaskID().toString())
                         : null;
-                Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null;
+                Table table = persists ? connection.getTable(ItchyStore.table(conf)) : null;
                 StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
             Writables writables = new Writables();
             UserValues.Factory userValues = new UserValues.Factory(valueClass, conf);
@@ -67,9 +69,9 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                         return current[0]; // Reducer.run asks again after reduce(): same values
                     }
                     byte[] key = persists ? writables.bytes((Writable) context.getCurrentKey()) : null;
-                    byte[] row = persists ? IncrementalStore.row(settings.signature(), key) : null;
+                    byte[] row = persists ? ItchyStore.row(settings.signature(), key) : null;
                     List<byte[]> stored = settings.mode() == ItchyMode.MO && settings.incremental()
-                            ? storedValues(prefetch, table, key, row, settings.committed(), context)
+                            ? storedValues(prefetch, table, key, row, settings.visible(), context)
                             : List.of();
                     UserValues values = userValues.of(
                             context.getValues(),
@@ -103,16 +105,16 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
     }
 
     private static List<byte[]> storedValues(
-            StoredValuesPrefetch prefetch, Table table, byte[] key, byte[] row, int committed, Context context)
+            StoredValuesPrefetch prefetch, Table table, byte[] key, byte[] row, Generations visible, Context context)
             throws IOException, InterruptedException {
         Result result = prefetch == null ? null : prefetch.take(key);
         if (result == null) {
-            result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+            result = table.get(new Get(row).addFamily(ItchyStore.MO));
             context.getCounter(ItchyCounters.STORED_ROWS_READ_DIRECTLY).increment(1);
         }
         List<byte[]> values = new ArrayList<>();
-        List<byte[]> concatenated = IncrementalStore.committed(result, IncrementalStore.MO, "v", committed);
-        List<byte[]> lengths = IncrementalStore.committed(result, IncrementalStore.MO, "l", committed);
+        List<byte[]> concatenated = ItchyStore.visible(result, ItchyStore.MO, "v", visible);
+        List<byte[]> lengths = ItchyStore.visible(result, ItchyStore.MO, "l", visible);
         for (int i = 0; i < Math.min(concatenated.size(), lengths.size()); i++) {
             UserValues.split(concatenated.get(i), lengths.get(i), values);
         }
@@ -135,7 +137,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     lengths = combined.lengths();
                 }
                 int chunk = chunks[0]++;
-                store(IncrementalStore.MO, "v", "l", chunk, concatenated, lengths);
+                store(ItchyStore.MO, "v", "l", chunk, concatenated, lengths);
             }
 
             @Override
@@ -156,7 +158,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 }
                 int chunk = chunks[0]++;
                 store(
-                        IncrementalStore.QMC,
+                        ItchyStore.QMC,
                         "o",
                         "d",
                         chunk,
@@ -178,8 +180,8 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
             /** One chunk of a key's data: two cells of one family, qualified by increment and chunk. */
             private void store(byte[] family, String first, String second, int chunk, byte[] one, byte[] two) {
                 try {
-                    cells.add(row, family, IncrementalStore.qualifier(first, settings.increment(), chunk), one);
-                    cells.add(row, family, IncrementalStore.qualifier(second, settings.increment(), chunk), two);
+                    cells.add(row, family, ItchyStore.qualifier(first, settings.generation(), chunk), one);
+                    cells.add(row, family, ItchyStore.qualifier(second, settings.generation(), chunk), two);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -451,6 +452,95 @@ class ItchyTest {
         assertThat(ItchyOutput.compact(conf, name, compacted))
                 .isEqualTo(ItchyOutput.current(conf, name).size());
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
+    }
+
+    /**
+     * The driver dies between the bulk load and the commit; the next increment is a different append. Nothing of the
+     * failed increment may become visible, then or later, and its append can still be run afterwards.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC", "MERGE"})
+    void anIncrementWhoseCommitFailedNeverBecomesVisible(ItchyMode mode) throws Exception {
+        Started started = startWordCount("commit-fails", mode, 61);
+        Configuration conf = started.conf();
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Path lost = writeInput(root, "append-lost", 40, 62);
+        job.beforeCommit(() -> {
+            throw new java.io.IOException("driver died");
+        });
+        assertThatThrownBy(() -> job.runIncrement(List.of(lost), new Path(root, "out-lost")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("not committed")
+                .hasRootCauseMessage("driver died");
+        job.beforeCommit(() -> {});
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-0")));
+
+        for (int increment = 1; increment <= 2; increment++) {
+            Path appended = writeInput(root, "append-" + increment, 40, 62 + increment);
+            inputs.add(appended);
+            job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-" + increment)));
+        }
+        inputs.add(lost);
+        job.runIncrement(List.of(lost), new Path(root, "out-lost"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-3")));
+    }
+
+    /**
+     * Another increment of the same job commits while this one is between its bulk load and its commit: this one is
+     * refused, nothing of it is visible, and running it again afterwards gives the right result.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC", "MERGE"})
+    void aSecondConcurrentIncrementIsRefusedNotLost(ItchyMode mode) throws Exception {
+        Started started = startWordCount("concurrent", mode, 71);
+        Configuration conf = started.conf();
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Path first = writeInput(root, "append-1", 40, 72);
+        Path second = writeInput(root, "append-2", 40, 73);
+        ItchyJob other = WORD_COUNT.job().apply(conf, name);
+        job.beforeCommit(() -> other.runIncrement(List.of(second), new Path(root, "out-2")));
+        assertThatThrownBy(() -> job.runIncrement(List.of(first), new Path(root, "out-1")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("another increment of job " + name + " committed increment 1 first");
+        job.beforeCommit(() -> {});
+        inputs.add(second);
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-1")));
+
+        inputs.add(first);
+        job.runIncrement(List.of(first), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-2")));
+    }
+
+    /** A word count job of one technique, after its first job over 1,500 lines; inputs is mutable, for appends. */
+    private record Started(Configuration conf, String name, Path root, List<Path> inputs, ItchyJob job) {}
+
+    private static Started startWordCount(String prefix, ItchyMode mode, long seed) throws Exception {
+        Configuration conf = conf(mode);
+        String name = prefix + "-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        List<Path> inputs = new ArrayList<>(List.of(writeInput(root, "base", 1500, seed)));
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        return new Started(conf, name, root, inputs, job);
+    }
+
+    private static Path writeInput(Path root, String dir, int lines, long seed) throws Exception {
+        Path path = new Path(root, dir);
+        WORD_COUNT.data().write(fs, new Path(path, "part.txt"), lines, seed);
+        return path;
     }
 
     private static Map<WritableComparable, Writable> recompute(Example example, List<Path> inputs, Path output)
