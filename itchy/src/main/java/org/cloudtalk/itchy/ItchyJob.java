@@ -233,10 +233,6 @@ public final class ItchyJob {
             job.setInputFormatClass(TextInputFormat.class);
             run(job, "first job");
             bulkLoad(output);
-            boolean multiEmit = job.getCounters()
-                            .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
-                            .getValue()
-                    > 0;
             commit(
                     connection,
                     "the first job",
@@ -246,7 +242,7 @@ public final class ItchyJob {
                             signatureHex(),
                             mode,
                             new Generations(List.of(generation)),
-                            multiEmit,
+                            multiEmit(job),
                             rowsWritten(job),
                             decision,
                             datasets,
@@ -345,7 +341,8 @@ public final class ItchyJob {
                                 record.signature(),
                                 record.mode(),
                                 record.plus(generation),
-                                record.multiEmit(),
+                                // QMC re-reads this increment's records in later ones: they may need post-filtering.
+                                record.multiEmit() || multiEmit(keyPass != null ? keyPass : job),
                                 record.keys() + rowsWritten,
                                 record.decision(),
                                 datasets,
@@ -522,6 +519,14 @@ public final class ItchyJob {
         if (BulkCells.load(conf, ItchyStore.table(conf), output)) {
             phases.add(new Phase("bulk load", seconds(start)));
         }
+    }
+
+    /** Whether a record the job mapped emitted several keys. */
+    private static boolean multiEmit(Job job) throws IOException {
+        return job.getCounters()
+                        .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
+                        .getValue()
+                > 0;
     }
 
     private static long rowsWritten(Job job) throws IOException {

@@ -524,6 +524,56 @@ class ItchyTest {
         assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-2")));
     }
 
+    /**
+     * QMC over records that emit several keys only from the second increment on: a base of one-tag records, an append
+     * of two-tag records, then appends of one-tag records, each of which re-reads two-tag records whose other tag it
+     * did not touch.
+     */
+    @Test
+    void qmcPostFiltersOnceAnyCommittedRecordEmitsSeveralKeys() throws Exception {
+        Example tags = new Example(
+                "tags",
+                (conf, name) -> ItchyJob.create(conf, name)
+                        .mapper(TagMapper.class)
+                        .reducer(Sales.SumReducer.class)
+                        .mapOutput(Text.class, LongWritable.class)
+                        .output(Text.class, LongWritable.class)
+                        .reducers(2),
+                (fs, file, rows, seed) -> {
+                    throw new UnsupportedOperationException("the test writes its own lines");
+                });
+        Configuration conf = conf(ItchyMode.QMC);
+        String name = "qmc-tags";
+        Path root = new Path("/itchy-test/" + name);
+        List<Path> inputs = new ArrayList<>(List.of(writeTags(root, "base", 600, 1, 81)));
+        ItchyJob job = tags.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        for (int increment = 1; increment <= 3; increment++) {
+            Path appended = writeTags(root, "append-" + increment, 30, increment == 1 ? 2 : 1, 81 + increment);
+            inputs.add(appended);
+            job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(tags, inputs, new Path(root, "full-" + increment)));
+        }
+    }
+
+    /** {@code id,tags,value} lines over 40 tags, each line with {@code tagsPerLine} distinct tags. */
+    private static Path writeTags(Path root, String dir, int lines, int tagsPerLine, long seed) throws Exception {
+        Path path = new Path(root, dir);
+        java.util.Random random = new java.util.Random(seed);
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(path, "part.txt")), StandardCharsets.UTF_8)) {
+            for (int line = 0; line < lines; line++) {
+                int first = random.nextInt(40);
+                String tagList =
+                        tagsPerLine == 1 ? "t" + first : "t" + first + ";t" + (first + 1 + random.nextInt(39)) % 40;
+                out.write(line + "," + tagList + "," + random.nextInt(1000) + "\n");
+            }
+        }
+        return path;
+    }
+
     /** A word count job of one technique, after its first job over 1,500 lines; inputs is mutable, for appends. */
     private record Started(Configuration conf, String name, Path root, List<Path> inputs, ItchyJob job) {}
 

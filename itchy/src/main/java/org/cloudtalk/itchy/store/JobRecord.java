@@ -10,7 +10,8 @@ import org.cloudtalk.itchy.ItchyMode;
  * What Itchy remembers of a job between runs: its signature and technique, the input datasets it has seen (base and
  * appended, each with the length and checksum it had), the output of the first job and of every increment, and the
  * generation each committed run stored its cells under (index 0: the first job; so the committed increment is the last
- * index); {@code keys} bounds from above how many rows the job has in HBase (the rows each run
+ * index); {@code multiEmit}: whether any record of a committed run emitted several keys (QMC then post-filters the
+ * records it re-reads); {@code keys} bounds from above how many rows the job has in HBase (the rows each run
  * wrote, added up), to choose between looking keys up and scanning. Stored in one HBase cell by {@link ItchyStore}.
  */
 public record JobRecord(
