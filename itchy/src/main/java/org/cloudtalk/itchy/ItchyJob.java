@@ -190,6 +190,15 @@ public final class ItchyJob {
             decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
                     + (sample == null ? "" : " (" + sample + ")");
         }
+        Optional<String> notReReadable = mode == ItchyMode.QMC ? QmcInputs.cannotReRead(conf, files) : Optional.empty();
+        if (notReReadable.isPresent()) {
+            if (requested != ItchyMode.AUTO) {
+                throw new ItchyException("itchy.mode=qmc: " + notReReadable.get()
+                        + "; use itchy.mode=mo or auto, or uncompressed or gzip input");
+            }
+            mode = ItchyMode.MO;
+            decision += "; but " + notReReadable.get() + " -> MO";
+        }
         if (mode == ItchyMode.MERGE && mergeClass == null) {
             throw new ItchyException(
                     "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
@@ -278,6 +287,13 @@ public final class ItchyJob {
             List<Path> files = expand(appended);
             if (files.isEmpty()) {
                 throw new ItchyException("no appended files under " + appended);
+            }
+            if (record.mode() == ItchyMode.QMC) {
+                Optional<String> notReReadable = QmcInputs.cannotReRead(conf, files);
+                if (notReReadable.isPresent()) {
+                    throw new ItchyException("job " + name + " uses QMC, which re-reads appended records in later "
+                            + "increments: " + notReReadable.get() + "; append it uncompressed or gzip-compressed");
+                }
             }
             int increment = record.committed() + 1;
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());

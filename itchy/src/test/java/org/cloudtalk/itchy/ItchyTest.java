@@ -71,6 +71,19 @@ class ItchyTest {
 
     static final Example JOB2 = new Example("job2", ExampleJobs::job2, DataGenerator::lineitem);
 
+    /** Sums per tag over records that may carry several tags; its tests write their own input. */
+    static final Example TAGS = new Example(
+            "tags",
+            (conf, name) -> ItchyJob.create(conf, name)
+                    .mapper(TagMapper.class)
+                    .reducer(Sales.SumReducer.class)
+                    .mapOutput(Text.class, LongWritable.class)
+                    .output(Text.class, LongWritable.class)
+                    .reducers(2),
+            (fs, file, rows, seed) -> {
+                throw new UnsupportedOperationException("tests of TAGS write their own input");
+            });
+
     @BeforeAll
     static void start() throws Exception {
         clusters = MiniClusters.start();
@@ -531,47 +544,114 @@ class ItchyTest {
      */
     @Test
     void qmcPostFiltersOnceAnyCommittedRecordEmitsSeveralKeys() throws Exception {
-        Example tags = new Example(
-                "tags",
-                (conf, name) -> ItchyJob.create(conf, name)
-                        .mapper(TagMapper.class)
-                        .reducer(Sales.SumReducer.class)
-                        .mapOutput(Text.class, LongWritable.class)
-                        .output(Text.class, LongWritable.class)
-                        .reducers(2),
-                (fs, file, rows, seed) -> {
-                    throw new UnsupportedOperationException("the test writes its own lines");
-                });
         Configuration conf = conf(ItchyMode.QMC);
         String name = "qmc-tags";
         Path root = new Path("/itchy-test/" + name);
-        List<Path> inputs = new ArrayList<>(List.of(writeTags(root, "base", 600, 1, 81)));
-        ItchyJob job = tags.job().apply(conf, name);
+        Path base = new Path(root, "base");
+        writeTags(new Path(base, "part.txt"), 600, 1, 81, new TagFormat("\n", false));
+        List<Path> inputs = new ArrayList<>(List.of(base));
+        ItchyJob job = TAGS.job().apply(conf, name);
         job.runFirst(inputs, new Path(root, "out-0"));
         for (int increment = 1; increment <= 3; increment++) {
-            Path appended = writeTags(root, "append-" + increment, 30, increment == 1 ? 2 : 1, 81 + increment);
+            Path appended = new Path(root, "append-" + increment);
+            writeTags(
+                    new Path(appended, "part.txt"),
+                    30,
+                    increment == 1 ? 2 : 1,
+                    81 + increment,
+                    new TagFormat("\n", false));
             inputs.add(appended);
             job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
             assertThat(ItchyOutput.current(conf, name))
                     .as("after increment %d", increment)
-                    .isEqualTo(recompute(tags, inputs, new Path(root, "full-" + increment)));
+                    .isEqualTo(recompute(TAGS, conf, inputs, new Path(root, "full-" + increment)));
         }
     }
 
-    /** {@code id,tags,value} lines over 40 tags, each line with {@code tagsPerLine} distinct tags. */
-    private static Path writeTags(Path root, String dir, int lines, int tagsPerLine, long seed) throws Exception {
-        Path path = new Path(root, dir);
+    /** How QMC's base input is encoded: each way, the job's record reader reads records the raw bytes do not show. */
+    enum Encoding {
+        UTF8_BOM,
+        GZIP,
+        CUSTOM_DELIMITER
+    }
+
+    @ParameterizedTest
+    @EnumSource(Encoding.class)
+    void qmcReReadsBaseRecordsAsTheJobsRecordReaderDid(Encoding encoding) throws Exception {
+        Configuration conf = conf(ItchyMode.QMC);
+        String delimiter = encoding == Encoding.CUSTOM_DELIMITER ? "|" : "\n";
+        if (encoding == Encoding.CUSTOM_DELIMITER) {
+            conf.set("textinputformat.record.delimiter", delimiter);
+        }
+        String name = "qmc-reads-" + encoding.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        writeTags(
+                new Path(base, encoding == Encoding.GZIP ? "part.txt.gz" : "part.txt"),
+                600,
+                1,
+                91,
+                new TagFormat(delimiter, encoding == Encoding.UTF8_BOM));
+        List<Path> inputs = new ArrayList<>(List.of(base));
+        ItchyJob job = TAGS.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        for (int increment = 1; increment <= 2; increment++) {
+            Path appended = new Path(root, "append-" + increment);
+            writeTags(new Path(appended, "part.txt"), 30, 1, 91 + increment, new TagFormat(delimiter, false));
+            inputs.add(appended);
+            ItchyJob.RunReport report = job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(report.counter(ItchyCounters.BASE_RECORDS_REREAD)).isPositive();
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(TAGS, conf, inputs, new Path(root, "full-" + increment)));
+        }
+    }
+
+    @Test
+    void qmcIsRefusedForInputItCannotReReadByOffset() throws Exception {
+        Path root = new Path("/itchy-test/qmc-bzip2");
+        Path base = new Path(root, "base");
+        writeTags(new Path(base, "part.txt"), 100, 1, 95, new TagFormat("\n", false));
+        org.apache.hadoop.io.compress.BZip2Codec bzip2 = new org.apache.hadoop.io.compress.BZip2Codec();
+        bzip2.setConf(fs.getConf());
+        try (java.io.OutputStream out = bzip2.createOutputStream(fs.create(new Path(base, "more.txt.bz2")))) {
+            out.write("t1,5\nt2,7\n".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> TAGS.job()
+                        .apply(conf(ItchyMode.QMC), "qmc-bzip2")
+                        .runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("QMC cannot re-read records of")
+                .hasMessageContaining("more.txt.bz2")
+                .hasMessageContaining("use itchy.mode=mo or auto");
+    }
+
+    /** Records' delimiter, and whether a file starts with a UTF-8 byte order mark. */
+    record TagFormat(String delimiter, boolean bom) {}
+
+    /**
+     * {@code tags,value} records over 40 tags, each with {@code tagsPerRecord} distinct tags; the first record's tag
+     * is t0, so appends touch it; gzip-compressed if the name ends with .gz.
+     */
+    private static void writeTags(Path file, int records, int tagsPerRecord, long seed, TagFormat format)
+            throws Exception {
         java.util.Random random = new java.util.Random(seed);
-        try (java.io.Writer out =
-                new java.io.OutputStreamWriter(fs.create(new Path(path, "part.txt")), StandardCharsets.UTF_8)) {
-            for (int line = 0; line < lines; line++) {
-                int first = random.nextInt(40);
+        java.io.OutputStream raw = fs.create(file);
+        try (java.io.Writer out = new java.io.OutputStreamWriter(
+                file.getName().endsWith(".gz") ? new java.util.zip.GZIPOutputStream(raw) : raw,
+                StandardCharsets.UTF_8)) {
+            if (format.bom()) {
+                out.write('\uFEFF');
+            }
+            for (int record = 0; record < records; record++) {
+                int first = record == 0 ? 0 : random.nextInt(40);
                 String tagList =
-                        tagsPerLine == 1 ? "t" + first : "t" + first + ";t" + (first + 1 + random.nextInt(39)) % 40;
-                out.write(line + "," + tagList + "," + random.nextInt(1000) + "\n");
+                        tagsPerRecord == 1 ? "t" + first : "t" + first + ";t" + (first + 1 + random.nextInt(39)) % 40;
+                // With a custom delimiter, a newline inside some records: a reader splitting at newlines goes wrong.
+                String value = (record % 7 == 3 && !format.delimiter().equals("\n") ? "\n" : "") + random.nextInt(1000);
+                out.write(tagList + "," + value + format.delimiter());
             }
         }
-        return path;
     }
 
     /** A word count job of one technique, after its first job over 1,500 lines; inputs is mutable, for appends. */
@@ -595,7 +675,14 @@ class ItchyTest {
 
     private static Map<WritableComparable, Writable> recompute(Example example, List<Path> inputs, Path output)
             throws Exception {
-        Configuration conf = conf(ItchyMode.OFF);
+        return recompute(example, conf(ItchyMode.OFF), inputs, output);
+    }
+
+    /** A plain job with the Itchy job's configuration (its input format settings): the result to compare with. */
+    private static Map<WritableComparable, Writable> recompute(
+            Example example, Configuration itchyConf, List<Path> inputs, Path output) throws Exception {
+        Configuration conf = new Configuration(itchyConf);
+        conf.set(ItchyConf.MODE, ItchyMode.OFF.name());
         example.job().apply(conf, "full-" + output.getName()).runFirst(inputs, output);
         return ItchyOutput.read(conf, output);
     }
