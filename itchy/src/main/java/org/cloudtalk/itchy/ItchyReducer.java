@@ -22,7 +22,8 @@ import org.cloudtalk.itchy.store.ItchyStore;
  * Runs the user's unchanged reducer. For each key it stores Itchy's incremental data (bulk-loaded once the job has
  * succeeded, see {@link BulkCells}): QMC the key's offsets (piggy-backed through the shuffle), MO the key's
  * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's
- * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1).
+ * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1). In an
+ * increment, a key for which the user's reducer emits nothing is written as deleted ({@link Tombstones}).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
@@ -41,7 +42,8 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                                 context.getTaskAttemptID().getTaskID().toString())
                         : null;
                 Table table = persists ? connection.getTable(ItchyStore.table(conf)) : null;
-                StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
+                StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context);
+                Tombstones tombstones = Tombstones.forTask(settings, context)) {
             Writables writables = new Writables();
             UserValues.Factory userValues = new UserValues.Factory(valueClass, conf);
             Class<?> combinerClass = conf.getClass(ItchyConf.USER_COMBINER, null);
@@ -56,11 +58,24 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 current[0].drain(); // persists the key's last chunk
                 current[0] = null;
             };
+            boolean[] reducing = {false}; // a key is being reduced
+            boolean[] emitted = {false}; // the user's reducer wrote output for it
             Reducer.Context wrapped = new WrappedReducer().new Context(context) {
                 @Override
                 public boolean nextKey() throws IOException, InterruptedException {
                     finishKey.run();
-                    return context.nextKey();
+                    if (tombstones != null && reducing[0] && !emitted[0]) {
+                        tombstones.add(context.getCurrentKey()); // still the key just reduced
+                    }
+                    emitted[0] = false;
+                    reducing[0] = context.nextKey();
+                    return reducing[0];
+                }
+
+                @Override
+                public void write(Object key, Object value) throws IOException, InterruptedException {
+                    emitted[0] = true;
+                    context.write(key, value);
                 }
 
                 @Override

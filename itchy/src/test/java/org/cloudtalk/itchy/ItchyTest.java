@@ -72,17 +72,23 @@ class ItchyTest {
     static final Example JOB2 = new Example("job2", ExampleJobs::job2, DataGenerator::lineitem);
 
     /** Sums per tag over records that may carry several tags; its tests write their own input. */
-    static final Example TAGS = new Example(
-            "tags",
-            (conf, name) -> ItchyJob.create(conf, name)
-                    .mapper(TagMapper.class)
-                    .reducer(Sales.SumReducer.class)
-                    .mapOutput(Text.class, LongWritable.class)
-                    .output(Text.class, LongWritable.class)
-                    .reducers(2),
-            (fs, file, rows, seed) -> {
-                throw new UnsupportedOperationException("tests of TAGS write their own input");
-            });
+    static final Example TAGS = tagsExample("tags", Sales.SumReducer.class, LongWritable.class);
+
+    /** A job over TagMapper's records with the given reducer; its tests write their own input. */
+    static Example tagsExample(
+            String id, Class<? extends org.apache.hadoop.mapreduce.Reducer> reducer, Class<?> value) {
+        return new Example(
+                id,
+                (conf, name) -> ItchyJob.create(conf, name)
+                        .mapper(TagMapper.class)
+                        .reducer(reducer)
+                        .mapOutput(Text.class, LongWritable.class)
+                        .output(Text.class, value)
+                        .reducers(2),
+                (fs, file, rows, seed) -> {
+                    throw new UnsupportedOperationException("tests of " + id + " write their own input");
+                });
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -545,13 +551,11 @@ class ItchyTest {
     @Test
     void qmcPostFiltersOnceAnyCommittedRecordEmitsSeveralKeys() throws Exception {
         Configuration conf = conf(ItchyMode.QMC);
-        String name = "qmc-tags";
-        Path root = new Path("/itchy-test/" + name);
-        Path base = new Path(root, "base");
-        writeTags(new Path(base, "part.txt"), 600, 1, 81, new TagFormat("\n", false));
-        List<Path> inputs = new ArrayList<>(List.of(base));
-        ItchyJob job = TAGS.job().apply(conf, name);
-        job.runFirst(inputs, new Path(root, "out-0"));
+        Started started = startTags(TAGS, conf, "qmc-tags", "part.txt", 600, 81, new TagFormat("\n", false));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
         for (int increment = 1; increment <= 3; increment++) {
             Path appended = new Path(root, "append-" + increment);
             writeTags(
@@ -583,18 +587,18 @@ class ItchyTest {
         if (encoding == Encoding.CUSTOM_DELIMITER) {
             conf.set("textinputformat.record.delimiter", delimiter);
         }
-        String name = "qmc-reads-" + encoding.name().toLowerCase(java.util.Locale.ROOT);
-        Path root = new Path("/itchy-test/" + name);
-        Path base = new Path(root, "base");
-        writeTags(
-                new Path(base, encoding == Encoding.GZIP ? "part.txt.gz" : "part.txt"),
+        Started started = startTags(
+                TAGS,
+                conf,
+                "qmc-reads-" + encoding.name().toLowerCase(java.util.Locale.ROOT),
+                encoding == Encoding.GZIP ? "part.txt.gz" : "part.txt",
                 600,
-                1,
                 91,
                 new TagFormat(delimiter, encoding == Encoding.UTF8_BOM));
-        List<Path> inputs = new ArrayList<>(List.of(base));
-        ItchyJob job = TAGS.job().apply(conf, name);
-        job.runFirst(inputs, new Path(root, "out-0"));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
         for (int increment = 1; increment <= 2; increment++) {
             Path appended = new Path(root, "append-" + increment);
             writeTags(new Path(appended, "part.txt"), 30, 1, 91 + increment, new TagFormat(delimiter, false));
@@ -624,6 +628,60 @@ class ItchyTest {
                 .hasMessageContaining("QMC cannot re-read records of")
                 .hasMessageContaining("more.txt.bz2")
                 .hasMessageContaining("use itchy.mode=mo or auto");
+    }
+
+    /**
+     * A HAVING-like reducer stops emitting keys whose average an append of low values brings below its bound: the
+     * differential output deletes them, and the current and compacted results no longer hold them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void aKeyTheReducerNoLongerEmitsIsDeleted(ItchyMode mode) throws Exception {
+        Example having = tagsExample("having", HavingAverageReducer.class, org.apache.hadoop.io.DoubleWritable.class);
+        Configuration conf = conf(mode);
+        Started started = startTags(
+                having,
+                conf,
+                "having-" + mode.name().toLowerCase(java.util.Locale.ROOT),
+                "part.txt",
+                400,
+                97,
+                new TagFormat("\n", false));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Map<WritableComparable, Writable> before = ItchyOutput.current(conf, name);
+
+        Path appended = new Path(root, "append-1");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(appended, "part.txt")), StandardCharsets.UTF_8)) {
+            for (int tag = 0; tag < 40; tag += 2) {
+                out.write(("t" + tag + ",0\n").repeat(12));
+            }
+        }
+        inputs.add(appended);
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        Map<WritableComparable, Writable> full = recompute(having, conf, inputs, new Path(root, "full-1"));
+        assertThat(before.keySet()).as("keys the append removes").isNotEqualTo(full.keySet());
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(full);
+        Path compacted = new Path(root, "compacted");
+        ItchyOutput.compact(conf, name, compacted);
+        assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(full);
+    }
+
+    /** A job over one-tag records after its first job over one base file of {@code records} of them. */
+    private static Started startTags(
+            Example example, Configuration conf, String name, String file, int records, long seed, TagFormat format)
+            throws Exception {
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        writeTags(new Path(base, file), records, 1, seed, format);
+        ItchyJob job = example.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        return new Started(conf, name, root, new ArrayList<>(List.of(base)), job);
     }
 
     /** Records' delimiter, and whether a file starts with a UTF-8 byte order mark. */
