@@ -45,6 +45,9 @@ public final class ItchyConf {
     /** The timestamp of the cells a run stores: a rerun's cells replace a failed attempt's. */
     static final String TIMESTAMP = "itchy.task.timestamp";
 
+    /** Where a failing task records what it failed with ({@link TaskFailure}). */
+    static final String FAILURES = "itchy.task.failures";
+
     static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
     static final String RELEVANT_OFFSET_SLICES = "itchy.task.relevant.offset.slices";

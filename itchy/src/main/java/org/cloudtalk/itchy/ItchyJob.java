@@ -281,6 +281,7 @@ public final class ItchyJob {
             }
             phases = new ArrayList<>();
             long checkStart = System.nanoTime();
+            checkMode(record);
             checkUnchanged(record);
             Set<String> known =
                     record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
@@ -590,14 +591,28 @@ public final class ItchyJob {
         }
     }
 
+    /** Runs a job; if it fails, the first task failure its tasks recorded is the cause of the error. */
     private void run(Job job, String what) throws IOException, InterruptedException {
         long start = System.nanoTime();
+        Path output = FileOutputFormat.getOutputPath(job);
+        Path failures = new Path(output.getParent(), "_itchy-failures-" + output.getName());
+        FileSystem fs = failures.getFileSystem(conf);
+        fs.delete(failures, true);
+        job.getConfiguration().set(ItchyConf.FAILURES, failures.toString());
         try {
             if (!job.waitForCompletion(false)) {
-                throw new ItchyException(what + " failed: " + job.getStatus().getFailureInfo() + taskFailures(job));
+                Optional<TaskFailure> failure = TaskFailure.first(conf, failures);
+                throw new ItchyException(
+                        what + " of job " + name + " failed: "
+                                + failure.map(TaskFailure::getMessage)
+                                        .orElse(job.getStatus().getFailureInfo() + taskFailures(job))
+                                + "; nothing of it is visible, fix the cause and run it again",
+                        failure.orElse(null));
             }
         } catch (ClassNotFoundException e) {
-            throw new ItchyException(what + " could not load a class: " + e.getMessage());
+            throw new ItchyException(what + " could not load a class: " + e.getMessage(), e);
+        } finally {
+            fs.delete(failures, true);
         }
         phases.add(new Phase(what, seconds(start)));
     }
@@ -656,6 +671,21 @@ public final class ItchyJob {
                 || outputValue == null) {
             throw new ItchyException(
                     "job " + name + " needs a mapper, a reducer, and map output and output key/value classes");
+        }
+    }
+
+    /** An increment continues with its first job's technique; asking for another one is an error, not ignored. */
+    private void checkMode(JobRecord record) {
+        String asked = conf.get(ItchyConf.MODE);
+        if (asked == null) {
+            return;
+        }
+        ItchyMode mode = ItchyMode.parse(asked);
+        if (mode != ItchyMode.AUTO && mode != record.mode()) {
+            String chosen = record.mode().name().toLowerCase(java.util.Locale.ROOT);
+            throw new ItchyException("itchy.mode=" + asked + ", but job " + name + " has used " + chosen
+                    + " since its first job, and its incremental data is " + chosen + "'s: set itchy.mode to " + chosen
+                    + " or auto for its increments, or run a new first job under another name");
         }
     }
 

@@ -97,7 +97,12 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     return values;
                 }
             };
-            user.run(wrapped);
+            try {
+                user.run(wrapped);
+            } catch (IOException | InterruptedException | RuntimeException | Error e) {
+                TaskFailure.record(conf, context.getTaskAttemptID().toString(), e);
+                throw e;
+            }
             finishKey.run();
         }
     }

@@ -318,6 +318,11 @@ class ItchyTest {
                 .hasMessageContaining("job guarded changed since its first job");
         assertThatThrownBy(() -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(base), new Path(root, "x")))
                 .hasMessageContaining("was already processed by job guarded");
+        assertThatThrownBy(() -> JOB_AVG.job()
+                        .apply(conf(ItchyMode.QMC), "guarded")
+                        .runIncrement(List.of(appended), new Path(root, "x")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("itchy.mode=QMC, but job guarded has used mo since its first job");
 
         ItchyJob random = ItchyJob.create(conf, "random")
                 .mapper(RandomScoreMapper.class)
@@ -457,8 +462,12 @@ class ItchyTest {
         try {
             assertThatThrownBy(() -> job.runIncrement(List.of(appended), new Path(root, "out-1")))
                     .isInstanceOf(ItchyException.class)
-                    .hasMessageContaining("increment 1")
-                    .hasMessageContaining("failed");
+                    .hasMessageContaining("increment 1 of job rerun failed: task attempt_")
+                    .hasMessageContaining("java.io.IOException: injected failure")
+                    .cause()
+                    .isInstanceOf(TaskFailure.class)
+                    .satisfies(cause -> assertThat(cause.getStackTrace()[0].getClassName())
+                            .isEqualTo(FailingWordMapper.class.getName()));
         } finally {
             FailingWordMapper.FAIL.set(false);
         }
@@ -670,6 +679,22 @@ class ItchyTest {
         Path compacted = new Path(root, "compacted");
         ItchyOutput.compact(conf, name, compacted);
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(full);
+    }
+
+    @Test
+    void currentRefusesAnOutputWithSeveralRecordsPerKey() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        startTags(
+                tagsExample("twice", TwiceSumReducer.class, LongWritable.class),
+                conf,
+                "twice",
+                "part.txt",
+                50,
+                99,
+                new TagFormat("\n", false));
+        assertThatThrownBy(() -> ItchyOutput.current(conf, "twice"))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageMatching(".*out-0 holds several records for key t[0-9]+, which .*");
     }
 
     /** A job over one-tag records after its first job over one base file of {@code records} of them. */
