@@ -42,7 +42,7 @@ public final class ItchyConf {
     static final String DATASETS = "itchy.task.datasets";
     static final String OUTPUT_DATASET = "itchy.task.output.dataset";
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";
-    /** The timestamp of the cells a run stores: a rerun's cells replace a failed attempt's. */
+    /** The timestamp of every cell a run stores: one per run, set by the driver, whichever task writes the cell. */
     static final String TIMESTAMP = "itchy.task.timestamp";
 
     /** Where a failing task records what it failed with ({@link TaskFailure}). */

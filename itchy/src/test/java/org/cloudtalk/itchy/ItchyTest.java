@@ -697,6 +697,84 @@ class ItchyTest {
                 .hasMessageMatching(".*out-0 holds several records for key t[0-9]+, which .*");
     }
 
+    /** Where a random step fails, if it does. */
+    enum FailurePoint {
+        NONE,
+        TASK,
+        COMMIT
+    }
+
+    /**
+     * A job drawn from a small family (sum per tag by QMC, MO or Merge; a HAVING-like average by QMC or MO), random
+     * appends of one- and two-tag records, and random failure points (a task, the commit) each followed by the rerun:
+     * after every step the current result equals a recompute.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    // Seeds whose draws cover all five shapes, with task and commit failures among their steps.
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 6})
+    void randomJobsAppendsAndFailuresAlwaysEqualARecompute(long seed) throws Exception {
+        java.util.Random random = new java.util.Random(seed);
+        Example having = tagsExample("having", HavingAverageReducer.class, org.apache.hadoop.io.DoubleWritable.class);
+        Example summing = new Example(
+                "sum-merge", (conf, name) -> TAGS.job().apply(conf, name).setMerge(Sales.SumMerge.class), TAGS.data());
+        List<Map.Entry<Example, ItchyMode>> family = List.of(
+                Map.entry(TAGS, ItchyMode.QMC),
+                Map.entry(TAGS, ItchyMode.MO),
+                Map.entry(summing, ItchyMode.MERGE),
+                Map.entry(having, ItchyMode.QMC),
+                Map.entry(having, ItchyMode.MO));
+        Map.Entry<Example, ItchyMode> drawn = family.get(random.nextInt(family.size()));
+        Example example = drawn.getKey();
+        Configuration conf = conf(drawn.getValue());
+        String name = "random-" + seed;
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        TagFormat lines = new TagFormat("\n", false);
+        writeTags(
+                new Path(base, "part.txt"), 200 + random.nextInt(200), 1 + random.nextInt(2), random.nextLong(), lines);
+        List<Path> inputs = new ArrayList<>(List.of(base));
+        ItchyJob job = example.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        Map<WritableComparable, Writable> expected = recompute(example, conf, inputs, new Path(root, "full-0"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(expected);
+        for (int step = 1; step <= 3; step++) {
+            Path appended = new Path(root, "append-" + step);
+            writeTags(
+                    new Path(appended, "part.txt"),
+                    20 + random.nextInt(40),
+                    1 + random.nextInt(2),
+                    random.nextLong(),
+                    lines);
+            Path output = new Path(root, "out-" + step);
+            FailurePoint failure = FailurePoint.values()[random.nextInt(FailurePoint.values().length)];
+            if (failure != FailurePoint.NONE) {
+                TagMapper.FAIL.set(failure == FailurePoint.TASK);
+                job.beforeCommit(() -> {
+                    if (failure == FailurePoint.COMMIT) {
+                        throw new java.io.IOException("driver died");
+                    }
+                });
+                try {
+                    assertThatThrownBy(() -> job.runIncrement(List.of(appended), output))
+                            .as("%s, step %d fails at %s", drawn, step, failure)
+                            .isInstanceOf(ItchyException.class);
+                } finally {
+                    TagMapper.FAIL.set(false);
+                    job.beforeCommit(() -> {});
+                }
+                assertThat(ItchyOutput.current(conf, name))
+                        .as("%s, after step %d failed", drawn, step)
+                        .isEqualTo(expected);
+            }
+            job.runIncrement(List.of(appended), output);
+            inputs.add(appended);
+            expected = recompute(example, conf, inputs, new Path(root, "full-" + step));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("%s, after step %d", drawn, step)
+                    .isEqualTo(expected);
+        }
+    }
+
     /** A job over one-tag records after its first job over one base file of {@code records} of them. */
     private static Started startTags(
             Example example, Configuration conf, String name, String file, int records, long seed, TagFormat format)
