@@ -3,6 +3,8 @@ package org.cloudtalk.itchy;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -13,6 +15,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.io.compress.CodecPool;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.io.compress.Decompressor;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
@@ -50,8 +56,10 @@ public final class IncrementInputFormat extends TextInputFormat {
                 offsets = RelevantOffsets.read(conf, slice);
                 relevant.put(dataset, offsets);
             }
-            int from = firstAtOrAfter(offsets, fileSplit.getStart());
-            int to = firstAtOrAfter(offsets, fileSplit.getStart() + fileSplit.getLength());
+            // A compressed file that cannot be split is one split, and its offsets count uncompressed bytes.
+            boolean whole = !isSplitable(job, fileSplit.getPath());
+            int from = whole ? 0 : firstAtOrAfter(offsets, fileSplit.getStart());
+            int to = whole ? offsets.length : firstAtOrAfter(offsets, fileSplit.getStart() + fileSplit.getLength());
             if (from < to) {
                 kept.add(new OffsetSplit(fileSplit, slice.sub(from, to)));
             }
@@ -102,15 +110,24 @@ public final class IncrementInputFormat extends TextInputFormat {
     }
 
     /**
-     * Reads the line at each relevant offset inside the split. Between nearby offsets it reads forward through the
-     * lines in between (sequential reads are cheap); across a gap larger than {@link #MAX_SKIP} it seeks.
+     * Reads the record at each relevant offset inside the split, as the first job's {@code LineRecordReader} read it:
+     * with the job's {@code textinputformat.record.delimiter}, without a UTF-8 byte order mark at the start of a file,
+     * and, in a compressed file, counting offsets in uncompressed bytes. Between nearby offsets it reads forward
+     * through the records in between (sequential reads are cheap); across a gap larger than {@link #MAX_SKIP} in an
+     * uncompressed file it seeks. A compressed file is read forward from its start (it cannot be split either).
      */
     private static final class OffsetRecordReader extends RecordReader<LongWritable, Text> {
         private static final long MAX_SKIP = 256 * 1024;
+        private static final int BUFFER = 64 * 1024;
         private Path path;
         private long[] offsets;
         private int next;
         private FSDataInputStream in;
+        /** The decompressed stream of a compressed file, else null. */
+        private InputStream decompressed;
+
+        private Decompressor decompressor;
+        private byte[] delimiter;
         private LineReader lines;
         private long position = -1;
         private final LongWritable key = new LongWritable();
@@ -124,6 +141,19 @@ public final class IncrementInputFormat extends TextInputFormat {
             offsets = RelevantOffsets.read(conf, offsetSplit.slice());
             path = offsetSplit.getPath();
             in = path.getFileSystem(conf).open(path);
+            String recordDelimiter = conf.get("textinputformat.record.delimiter");
+            delimiter = recordDelimiter == null ? null : recordDelimiter.getBytes(StandardCharsets.UTF_8);
+            CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+            if (codec != null) {
+                decompressor = CodecPool.getDecompressor(codec);
+                decompressed = codec.createInputStream(in, decompressor);
+                lines = reader(decompressed);
+                position = 0;
+            }
+        }
+
+        private LineReader reader(InputStream stream) {
+            return delimiter == null ? new LineReader(stream, BUFFER) : new LineReader(stream, BUFFER, delimiter);
         }
 
         @Override
@@ -132,17 +162,34 @@ public final class IncrementInputFormat extends TextInputFormat {
                 return false;
             }
             long offset = offsets[next++];
-            if (lines == null || offset < position || offset - position > MAX_SKIP) {
+            if (decompressed == null && (lines == null || offset < position || offset - position > MAX_SKIP)) {
                 in.seek(offset);
-                lines = new LineReader(in, 64 * 1024); // its buffer would otherwise hold bytes from before the seek
+                lines = reader(in); // a new reader: the old one's buffer holds bytes from before the seek
                 position = offset;
+            }
+            if (offset < position) {
+                throw new IOException("relevant offset " + offset + " before " + position + " in compressed " + path);
             }
             while (position < offset) {
                 position += count(lines.readLine(skipped));
             }
             position += count(lines.readLine(value));
+            if (offset == 0) {
+                skipByteOrderMark();
+            }
             key.set(offset);
             return true;
+        }
+
+        /** As LineRecordReader: a UTF-8 byte order mark before a file's first record is not part of it. */
+        private void skipByteOrderMark() {
+            byte[] bytes = value.getBytes();
+            if (value.getLength() >= 3
+                    && (bytes[0] & 0xFF) == 0xEF
+                    && (bytes[1] & 0xFF) == 0xBB
+                    && (bytes[2] & 0xFF) == 0xBF) {
+                value.set(Arrays.copyOfRange(bytes, 3, value.getLength()));
+            }
         }
 
         private int count(int bytes) throws IOException {
@@ -169,8 +216,17 @@ public final class IncrementInputFormat extends TextInputFormat {
 
         @Override
         public void close() throws IOException {
-            if (in != null) {
-                in.close();
+            try {
+                if (decompressed != null) {
+                    decompressed.close();
+                }
+                if (in != null) {
+                    in.close();
+                }
+            } finally {
+                if (decompressor != null) {
+                    CodecPool.returnDecompressor(decompressor);
+                }
             }
         }
     }

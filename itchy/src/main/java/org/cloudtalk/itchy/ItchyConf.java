@@ -34,12 +34,19 @@ public final class ItchyConf {
 
     static final String SIGNATURE = "itchy.task.signature";
     static final String INCREMENT = "itchy.task.increment";
-    static final String COMMITTED = "itchy.task.committed";
+    /** The generation this run stores its cells under ({@code ItchyStore.newGeneration}). */
+    static final String GENERATION = "itchy.task.generation";
+    /** The committed generations, whose cells the run reads. */
+    static final String VISIBLE = "itchy.task.visible";
+
     static final String DATASETS = "itchy.task.datasets";
     static final String OUTPUT_DATASET = "itchy.task.output.dataset";
     static final String OUTPUT_DIRS = "itchy.task.output.dirs";
-    /** The timestamp of the cells a run stores: a rerun's cells replace a failed attempt's. */
+    /** The timestamp of every cell a run stores: one per run, set by the driver, whichever task writes the cell. */
     static final String TIMESTAMP = "itchy.task.timestamp";
+
+    /** Where a failing task records what it failed with ({@link TaskFailure}). */
+    static final String FAILURES = "itchy.task.failures";
 
     static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
     static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";

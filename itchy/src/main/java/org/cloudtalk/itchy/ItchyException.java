@@ -5,4 +5,8 @@ public final class ItchyException extends RuntimeException {
     public ItchyException(String message) {
         super(message);
     }
+
+    public ItchyException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

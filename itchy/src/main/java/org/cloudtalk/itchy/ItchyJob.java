@@ -34,6 +34,9 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.cloudtalk.itchy.store.Generations;
+import org.cloudtalk.itchy.store.ItchyStore;
+import org.cloudtalk.itchy.store.JobRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +76,13 @@ public final class ItchyJob {
     private int reducers = 1;
     /** The steps of the run in progress, for its report. */
     private List<Phase> phases = new ArrayList<>();
+    /** Runs between the bulk load and the commit: tests stand in for a driver that dies or races there. */
+    private BeforeCommit beforeCommit = () -> {};
+
+    /** A step run just before a run commits. */
+    interface BeforeCommit {
+        void run() throws IOException, InterruptedException;
+    }
 
     /** What a run did: the technique, why, and its counters. */
     public record RunReport(ItchyMode mode, String decision, Counters counters, Path output, List<Phase> phases) {
@@ -140,6 +150,11 @@ public final class ItchyJob {
         return this;
     }
 
+    ItchyJob beforeCommit(BeforeCommit hook) {
+        this.beforeCommit = requireNonNull(hook, "hook is null");
+        return this;
+    }
+
     public Configuration configuration() {
         return conf;
     }
@@ -175,6 +190,15 @@ public final class ItchyJob {
             decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
                     + (sample == null ? "" : " (" + sample + ")");
         }
+        Optional<String> notReReadable = mode == ItchyMode.QMC ? QmcInputs.cannotReRead(conf, files) : Optional.empty();
+        if (notReReadable.isPresent()) {
+            if (requested != ItchyMode.AUTO) {
+                throw new ItchyException("itchy.mode=qmc: " + notReReadable.get()
+                        + "; use itchy.mode=mo or auto, or uncompressed or gzip input");
+            }
+            mode = ItchyMode.MO;
+            decision += "; but " + notReReadable.get() + " -> MO";
+        }
         if (mode == ItchyMode.MERGE && mergeClass == null) {
             throw new ItchyException(
                     "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
@@ -191,8 +215,8 @@ public final class ItchyJob {
             return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
-            IncrementalStore.ensureTable(connection, conf);
-            if (IncrementalStore.record(connection, conf, name).isPresent()) {
+            ItchyStore.ensureTable(connection, conf);
+            if (ItchyStore.record(connection, conf, name).isPresent()) {
                 throw new ItchyException(
                         "job " + name + " already ran its first job; run an increment, or use a new name");
             }
@@ -202,28 +226,37 @@ public final class ItchyJob {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
             phases.add(new Phase("input checks", seconds(checkStart)));
-            Job job = itchyJob(mode, true, 0, -1, datasets, Set.of(), List.of(output.toString()), "first job", output);
+            int generation = ItchyStore.newGeneration(connection, conf, name);
+            Job job = itchyJob(
+                    mode,
+                    true,
+                    0,
+                    generation,
+                    Generations.NONE,
+                    datasets,
+                    Set.of(),
+                    List.of(output.toString()),
+                    "first job",
+                    output);
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
             job.setInputFormatClass(TextInputFormat.class);
             run(job, "first job");
             bulkLoad(output);
-            boolean multiEmit = job.getCounters()
-                            .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
-                            .getValue()
-                    > 0;
-            IncrementalStore.saveRecord(
+            commit(
                     connection,
-                    conf,
+                    "the first job",
+                    Optional.empty(),
                     new JobRecord(
                             name,
                             signatureHex(),
                             mode,
-                            0,
-                            multiEmit,
+                            new Generations(List.of(generation)),
+                            multiEmit(job),
                             rowsWritten(job),
                             decision,
                             datasets,
-                            List.of(qualified(output))));
+                            List.of(qualified(output))),
+                    output);
             return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
     }
@@ -236,9 +269,9 @@ public final class ItchyJob {
             throws IOException, InterruptedException {
         checkDefined();
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
-            JobRecord record = IncrementalStore.record(connection, conf, name)
+            JobRecord record = ItchyStore.record(connection, conf, name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "
-                            + IncrementalStore.table(conf) + ": run runFirst over the base input first"));
+                            + ItchyStore.table(conf) + ": run runFirst over the base input first"));
             if (!record.signature().equals(signatureHex())) {
                 throw new ItchyException(
                         "job " + name + " changed since its first job (signature " + record.signature()
@@ -248,12 +281,20 @@ public final class ItchyJob {
             }
             phases = new ArrayList<>();
             long checkStart = System.nanoTime();
+            checkMode(record);
             checkUnchanged(record);
             Set<String> known =
                     record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
             List<Path> files = expand(appended);
             if (files.isEmpty()) {
                 throw new ItchyException("no appended files under " + appended);
+            }
+            if (record.mode() == ItchyMode.QMC) {
+                Optional<String> notReReadable = QmcInputs.cannotReRead(conf, files);
+                if (notReReadable.isPresent()) {
+                    throw new ItchyException("job " + name + " uses QMC, which re-reads appended records in later "
+                            + "increments: " + notReReadable.get() + "; append it uncompressed or gzip-compressed");
+                }
             }
             int increment = record.committed() + 1;
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
@@ -275,6 +316,7 @@ public final class ItchyJob {
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
+            int generation = ItchyStore.newGeneration(connection, conf, name);
             FileSystem fs = scratch.getFileSystem(conf);
             try {
                 // A QMC increment's key pass stores the appended records' offsets; its main job stores nothing.
@@ -282,7 +324,8 @@ public final class ItchyJob {
                         record.mode(),
                         record.mode() != ItchyMode.QMC,
                         increment,
-                        record.committed(),
+                        generation,
+                        record.generations(),
                         datasets,
                         newIds,
                         outputs,
@@ -290,7 +333,7 @@ public final class ItchyJob {
                         differentialOutput);
                 Job keyPass = null;
                 if (record.mode() == ItchyMode.QMC) {
-                    keyPass = prepareQmc(connection, record, job, files, newIds, datasets, scratch);
+                    keyPass = prepareQmc(connection, record, job, generation, files, newIds, datasets, scratch);
                 } else {
                     if (record.mode() == ItchyMode.MO) {
                         job.getConfiguration()
@@ -306,19 +349,22 @@ public final class ItchyJob {
                     bulkLoad(FileOutputFormat.getOutputPath(keyPass));
                     rowsWritten += rowsWritten(keyPass);
                 }
-                IncrementalStore.saveRecord(
+                commit(
                         connection,
-                        conf,
+                        "increment " + increment,
+                        Optional.of(record),
                         new JobRecord(
                                 name,
                                 record.signature(),
                                 record.mode(),
-                                increment,
-                                record.multiEmit(),
+                                record.plus(generation),
+                                // QMC re-reads this increment's records in later ones: they may need post-filtering.
+                                record.multiEmit() || multiEmit(keyPass != null ? keyPass : job),
                                 record.keys() + rowsWritten,
                                 record.decision(),
                                 datasets,
-                                outputs));
+                                outputs),
+                        differentialOutput);
                 log.info("itchy {}: increment {} committed ({} files)", name, increment, files.size());
                 return new RunReport(record.mode(), record.decision(), job.getCounters(), differentialOutput, phases);
             } finally {
@@ -336,21 +382,22 @@ public final class ItchyJob {
             Connection connection,
             JobRecord record,
             Job job,
+            int generation,
             List<Path> files,
             Set<Integer> newIds,
             List<JobRecord.Dataset> datasets,
             Path scratch)
             throws IOException, InterruptedException {
-        Job keyPass = runKeyPass(record, files, newIds, datasets, scratch);
+        Job keyPass = runKeyPass(record, generation, files, newIds, datasets, scratch);
         Path keysDir = FileOutputFormat.getOutputPath(keyPass);
         long lookupStart = System.nanoTime();
         List<byte[]> keys = new ArrayList<>();
         KeyFiles.forEach(conf, keysDir, key -> keys.add(key.copyBytes()));
         OffsetLookup.Found found = new OffsetLookup(
                         connection,
-                        IncrementalStore.table(conf),
+                        ItchyStore.table(conf),
                         HexFormat.of().parseHex(record.signature()),
-                        record.committed())
+                        record.generations())
                 .find(keys, record.keys(), conf.getInt(ItchyConf.LOOKUP_THREADS, 4));
         SortedMap<Integer, long[]> sorted = found.offsets();
         long relevant = RelevantOffsets.write(job.getConfiguration(), new Path(scratch, "offsets"), sorted);
@@ -375,14 +422,20 @@ public final class ItchyJob {
      * offsets, as a first job's reducers do, so that the main job's values need not carry offsets through its shuffle.
      */
     private Job runKeyPass(
-            JobRecord record, List<Path> files, Set<Integer> newIds, List<JobRecord.Dataset> datasets, Path scratch)
+            JobRecord record,
+            int generation,
+            List<Path> files,
+            Set<Integer> newIds,
+            List<JobRecord.Dataset> datasets,
+            Path scratch)
             throws IOException, InterruptedException {
         Path keysDir = new Path(scratch, "keys");
         Job keysJob = itchyJob(
                 record.mode(),
                 true,
                 record.committed() + 1,
-                record.committed(),
+                generation,
+                record.generations(),
                 datasets,
                 newIds,
                 record.outputs(),
@@ -402,7 +455,8 @@ public final class ItchyJob {
             ItchyMode mode,
             boolean stores,
             int increment,
-            int committed,
+            int generation,
+            Generations visible,
             List<JobRecord.Dataset> datasets,
             Set<Integer> newIds,
             List<String> outputs,
@@ -419,7 +473,8 @@ public final class ItchyJob {
         jobConf.setBoolean(ItchyConf.STORES, stores);
         jobConf.set(ItchyConf.SIGNATURE, signatureHex());
         jobConf.setInt(ItchyConf.INCREMENT, increment);
-        jobConf.setInt(ItchyConf.COMMITTED, committed);
+        jobConf.setInt(ItchyConf.GENERATION, generation);
+        jobConf.set(ItchyConf.VISIBLE, visible.encode());
         jobConf.setInt(ItchyConf.OUTPUT_DATASET, increment);
         jobConf.setLong(ItchyConf.TIMESTAMP, System.currentTimeMillis());
         jobConf.setStrings(
@@ -475,12 +530,20 @@ public final class ItchyJob {
         return job;
     }
 
-    /** Makes what the job's tasks stored visible in HBase (still under uncommitted qualifiers until the record). */
+    /** Loads what the job's tasks stored into HBase (under the run's generation: invisible until committed). */
     private void bulkLoad(Path output) throws IOException {
         long start = System.nanoTime();
-        if (BulkCells.load(conf, IncrementalStore.table(conf), output)) {
+        if (BulkCells.load(conf, ItchyStore.table(conf), output)) {
             phases.add(new Phase("bulk load", seconds(start)));
         }
+    }
+
+    /** Whether a record the job mapped emitted several keys. */
+    private static boolean multiEmit(Job job) throws IOException {
+        return job.getCounters()
+                        .findCounter(ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS)
+                        .getValue()
+                > 0;
     }
 
     private static long rowsWritten(Job job) throws IOException {
@@ -491,14 +554,65 @@ public final class ItchyJob {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
+    /**
+     * Commits a run whose cells are loaded; if it cannot (another run committed first, or the write failed), removes
+     * its output, so that the same run can simply be repeated: its cells stay invisible under their generation.
+     */
+    private void commit(Connection connection, String what, Optional<JobRecord> previous, JobRecord next, Path output)
+            throws IOException {
+        String notCommitted = what + " of job " + name + " was not committed: ";
+        String repeat = "; nothing of it is visible, run it again over the same input";
+        boolean committed;
+        try {
+            beforeCommit.run();
+            committed = ItchyStore.commit(connection, conf, previous, next);
+        } catch (IOException | RuntimeException | InterruptedException e) {
+            discard(output);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ItchyException(notCommitted + e.getMessage() + repeat, e);
+        }
+        if (!committed) {
+            discard(output);
+            throw new ItchyException(notCommitted + "another " + (previous.isEmpty() ? "first job" : "increment")
+                    + " of job " + name + " committed "
+                    + (previous.isEmpty() ? "" : "increment " + next.committed() + " ")
+                    + "first" + repeat);
+        }
+    }
+
+    /** Best effort: a run that was not committed leaves no output behind to be mistaken for a result. */
+    private void discard(Path output) {
+        try {
+            output.getFileSystem(conf).delete(output, true);
+        } catch (IOException e) {
+            log.warn("itchy {}: could not remove {} of a run that was not committed: {}", name, output, e.toString());
+        }
+    }
+
+    /** Runs a job; if it fails, the first task failure its tasks recorded is the cause of the error. */
     private void run(Job job, String what) throws IOException, InterruptedException {
         long start = System.nanoTime();
+        Path output = FileOutputFormat.getOutputPath(job);
+        Path failures = new Path(output.getParent(), "_itchy-failures-" + output.getName());
+        FileSystem fs = failures.getFileSystem(conf);
+        fs.delete(failures, true);
+        job.getConfiguration().set(ItchyConf.FAILURES, failures.toString());
         try {
             if (!job.waitForCompletion(false)) {
-                throw new ItchyException(what + " failed: " + job.getStatus().getFailureInfo() + taskFailures(job));
+                Optional<TaskFailure> failure = TaskFailure.first(conf, failures);
+                throw new ItchyException(
+                        what + " of job " + name + " failed: "
+                                + failure.map(TaskFailure::getMessage)
+                                        .orElse(job.getStatus().getFailureInfo() + taskFailures(job))
+                                + "; nothing of it is visible, fix the cause and run it again",
+                        failure.orElse(null));
             }
         } catch (ClassNotFoundException e) {
-            throw new ItchyException(what + " could not load a class: " + e.getMessage());
+            throw new ItchyException(what + " could not load a class: " + e.getMessage(), e);
+        } finally {
+            fs.delete(failures, true);
         }
         phases.add(new Phase(what, seconds(start)));
     }
@@ -557,6 +671,21 @@ public final class ItchyJob {
                 || outputValue == null) {
             throw new ItchyException(
                     "job " + name + " needs a mapper, a reducer, and map output and output key/value classes");
+        }
+    }
+
+    /** An increment continues with its first job's technique; asking for another one is an error, not ignored. */
+    private void checkMode(JobRecord record) {
+        String asked = conf.get(ItchyConf.MODE);
+        if (asked == null) {
+            return;
+        }
+        ItchyMode mode = ItchyMode.parse(asked);
+        if (mode != ItchyMode.AUTO && mode != record.mode()) {
+            String chosen = record.mode().name().toLowerCase(java.util.Locale.ROOT);
+            throw new ItchyException("itchy.mode=" + asked + ", but job " + name + " has used " + chosen
+                    + " since its first job, and its incremental data is " + chosen + "'s: set itchy.mode to " + chosen
+                    + " or auto for its increments, or run a new first job under another name");
         }
     }
 
@@ -640,7 +769,7 @@ public final class ItchyJob {
 
     static Optional<JobRecord> recordOf(Configuration conf, String name) throws IOException {
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
-            return IncrementalStore.record(connection, conf, name);
+            return ItchyStore.record(connection, conf, name);
         }
     }
 }

@@ -103,7 +103,12 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
                 context.write(key, itchyValue);
             }
         };
-        user.run(wrapped);
+        try {
+            user.run(wrapped);
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            TaskFailure.record(conf, context.getTaskAttemptID().toString(), e);
+            throw e;
+        }
         if (touched != null) {
             touched.write(
                     conf,

@@ -2,7 +2,9 @@ package org.cloudtalk.itchy;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -13,6 +15,7 @@ import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.cloudtalk.itchy.store.JobRecord;
 
 /**
  * The current full result of an Itchy job: its base output overlaid by every committed differential output in order,
@@ -22,13 +25,19 @@ import org.apache.hadoop.util.ReflectionUtils;
 public final class ItchyOutput {
     private ItchyOutput() {}
 
-    /** Key to value, in key order. */
+    /**
+     * Key to value, in key order: the base output, then each committed differential output in order, its records
+     * replacing those of the same keys and its deletions ({@link Tombstones}) removing keys. Refuses an output with
+     * several records for one key, which a map cannot hold.
+     */
     public static Map<WritableComparable, Writable> current(Configuration conf, String name) throws IOException {
         JobRecord record = ItchyJob.recordOf(conf, name)
                 .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
         Map<WritableComparable, Writable> result = new TreeMap<>();
         for (int i = 0; i <= record.committed(); i++) {
-            readInto(conf, new Path(record.outputs().get(i)), result);
+            Path output = new Path(record.outputs().get(i));
+            readInto(conf, output, result);
+            Tombstones.forEach(conf, output, result::remove);
         }
         return result;
     }
@@ -72,12 +81,19 @@ public final class ItchyOutput {
     private static void readInto(Configuration conf, Path dir, Map<WritableComparable, Writable> result)
             throws IOException {
         FileSystem fs = dir.getFileSystem(conf);
+        Set<WritableComparable> seen = new TreeSet<>(); // keys of this output, which may repeat earlier outputs' keys
         for (FileStatus part : fs.listStatus(dir, path -> path.getName().startsWith("part-"))) {
             try (SequenceFile.Reader reader = new SequenceFile.Reader(conf, SequenceFile.Reader.file(part.getPath()))) {
                 WritableComparable key = (WritableComparable) ReflectionUtils.newInstance(reader.getKeyClass(), conf);
                 Writable value = (Writable) ReflectionUtils.newInstance(reader.getValueClass(), conf);
                 while (reader.next(key, value)) {
-                    result.put(WritableUtils.clone(key, conf), WritableUtils.clone(value, conf));
+                    WritableComparable copy = WritableUtils.clone(key, conf);
+                    if (!seen.add(copy)) {
+                        throw new ItchyException(
+                                dir + " holds several records for key " + key + ", which a key-to-value"
+                                        + " result cannot hold; read such a job's outputs with SequenceFile readers instead");
+                    }
+                    result.put(copy, WritableUtils.clone(value, conf));
                 }
             }
         }

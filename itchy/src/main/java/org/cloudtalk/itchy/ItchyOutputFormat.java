@@ -21,6 +21,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * Job output as SequenceFiles, so that a record can be read back at its offset. For Merge-class jobs it records where
@@ -109,21 +110,18 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
             this.connection = ConnectionFactory.createConnection(conf);
             this.cells = new BulkCells(
                     conf, workDir, context.getTaskAttemptID().getTaskID().toString());
-            this.table = connection.getTable(IncrementalStore.table(conf));
+            this.table = connection.getTable(ItchyStore.table(conf));
             this.baseKey = (Writable) Writables.newInstance(context.getOutputKeyClass(), conf);
             this.baseValue = (Writable) Writables.newInstance(context.getOutputValueClass(), conf);
         }
 
         @Override
         public void write(Object key, Object value) throws IOException {
-            byte[] row = IncrementalStore.row(settings.signature(), writables.bytes((Writable) key));
+            byte[] row = ItchyStore.row(settings.signature(), writables.bytes((Writable) key));
             Object written = value;
             if (settings.incremental()) {
-                List<byte[]> pointers = IncrementalStore.committed(
-                        table.get(new Get(row).addFamily(IncrementalStore.MERGE)),
-                        IncrementalStore.MERGE,
-                        "p",
-                        settings.committed());
+                List<byte[]> pointers = ItchyStore.visible(
+                        table.get(new Get(row).addFamily(ItchyStore.MERGE)), ItchyStore.MERGE, "p", settings.visible());
                 if (!pointers.isEmpty()) {
                     ByteBuffer pointer = ByteBuffer.wrap(pointers.get(pointers.size() - 1));
                     Object base = read(pointer.getInt(), pointer.getInt(), pointer.getLong());
@@ -135,8 +133,8 @@ public final class ItchyOutputFormat extends FileOutputFormat<Object, Object> {
             writer.append(key, written);
             cells.add(
                     row,
-                    IncrementalStore.MERGE,
-                    IncrementalStore.qualifier("p", settings.increment()),
+                    ItchyStore.MERGE,
+                    ItchyStore.qualifier("p", settings.generation()),
                     ByteBuffer.allocate(16)
                             .putInt(settings.outputDataset())
                             .putInt(partition)

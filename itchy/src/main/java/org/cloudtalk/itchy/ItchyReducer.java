@@ -15,12 +15,15 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
+import org.cloudtalk.itchy.store.Generations;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * Runs the user's unchanged reducer. For each key it stores Itchy's incremental data (bulk-loaded once the job has
  * succeeded, see {@link BulkCells}): QMC the key's offsets (piggy-backed through the shuffle), MO the key's
  * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's
- * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1).
+ * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1). In an
+ * increment, a key for which the user's reducer emits nothing is written as deleted ({@link Tombstones}).
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
@@ -38,8 +41,9 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                                 FileOutputFormat.getWorkOutputPath(context),
                                 context.getTaskAttemptID().getTaskID().toString())
                         : null;
-                Table table = persists ? connection.getTable(IncrementalStore.table(conf)) : null;
-                StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context)) {
+                Table table = persists ? connection.getTable(ItchyStore.table(conf)) : null;
+                StoredValuesPrefetch prefetch = prefetch(conf, settings, connection, context);
+                Tombstones tombstones = Tombstones.forTask(settings, context)) {
             Writables writables = new Writables();
             UserValues.Factory userValues = new UserValues.Factory(valueClass, conf);
             Class<?> combinerClass = conf.getClass(ItchyConf.USER_COMBINER, null);
@@ -54,11 +58,24 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 current[0].drain(); // persists the key's last chunk
                 current[0] = null;
             };
+            boolean[] reducing = {false}; // a key is being reduced
+            boolean[] emitted = {false}; // the user's reducer wrote output for it
             Reducer.Context wrapped = new WrappedReducer().new Context(context) {
                 @Override
                 public boolean nextKey() throws IOException, InterruptedException {
                     finishKey.run();
-                    return context.nextKey();
+                    if (tombstones != null && reducing[0] && !emitted[0]) {
+                        tombstones.add(context.getCurrentKey()); // still the key just reduced
+                    }
+                    emitted[0] = false;
+                    reducing[0] = context.nextKey();
+                    return reducing[0];
+                }
+
+                @Override
+                public void write(Object key, Object value) throws IOException, InterruptedException {
+                    emitted[0] = true;
+                    context.write(key, value);
                 }
 
                 @Override
@@ -67,9 +84,9 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                         return current[0]; // Reducer.run asks again after reduce(): same values
                     }
                     byte[] key = persists ? writables.bytes((Writable) context.getCurrentKey()) : null;
-                    byte[] row = persists ? IncrementalStore.row(settings.signature(), key) : null;
+                    byte[] row = persists ? ItchyStore.row(settings.signature(), key) : null;
                     List<byte[]> stored = settings.mode() == ItchyMode.MO && settings.incremental()
-                            ? storedValues(prefetch, table, key, row, settings.committed(), context)
+                            ? storedValues(prefetch, table, key, row, settings.visible(), context)
                             : List.of();
                     UserValues values = userValues.of(
                             context.getValues(),
@@ -80,7 +97,12 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     return values;
                 }
             };
-            user.run(wrapped);
+            try {
+                user.run(wrapped);
+            } catch (IOException | InterruptedException | RuntimeException | Error e) {
+                TaskFailure.record(conf, context.getTaskAttemptID().toString(), e);
+                throw e;
+            }
             finishKey.run();
         }
     }
@@ -103,16 +125,16 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
     }
 
     private static List<byte[]> storedValues(
-            StoredValuesPrefetch prefetch, Table table, byte[] key, byte[] row, int committed, Context context)
+            StoredValuesPrefetch prefetch, Table table, byte[] key, byte[] row, Generations visible, Context context)
             throws IOException, InterruptedException {
         Result result = prefetch == null ? null : prefetch.take(key);
         if (result == null) {
-            result = table.get(new Get(row).addFamily(IncrementalStore.MO));
+            result = table.get(new Get(row).addFamily(ItchyStore.MO));
             context.getCounter(ItchyCounters.STORED_ROWS_READ_DIRECTLY).increment(1);
         }
         List<byte[]> values = new ArrayList<>();
-        List<byte[]> concatenated = IncrementalStore.committed(result, IncrementalStore.MO, "v", committed);
-        List<byte[]> lengths = IncrementalStore.committed(result, IncrementalStore.MO, "l", committed);
+        List<byte[]> concatenated = ItchyStore.visible(result, ItchyStore.MO, "v", visible);
+        List<byte[]> lengths = ItchyStore.visible(result, ItchyStore.MO, "l", visible);
         for (int i = 0; i < Math.min(concatenated.size(), lengths.size()); i++) {
             UserValues.split(concatenated.get(i), lengths.get(i), values);
         }
@@ -135,7 +157,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     lengths = combined.lengths();
                 }
                 int chunk = chunks[0]++;
-                store(IncrementalStore.MO, "v", "l", chunk, concatenated, lengths);
+                store(ItchyStore.MO, "v", "l", chunk, concatenated, lengths);
             }
 
             @Override
@@ -156,7 +178,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 }
                 int chunk = chunks[0]++;
                 store(
-                        IncrementalStore.QMC,
+                        ItchyStore.QMC,
                         "o",
                         "d",
                         chunk,
@@ -178,8 +200,8 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
             /** One chunk of a key's data: two cells of one family, qualified by increment and chunk. */
             private void store(byte[] family, String first, String second, int chunk, byte[] one, byte[] two) {
                 try {
-                    cells.add(row, family, IncrementalStore.qualifier(first, settings.increment(), chunk), one);
-                    cells.add(row, family, IncrementalStore.qualifier(second, settings.increment(), chunk), two);
+                    cells.add(row, family, ItchyStore.qualifier(first, settings.generation(), chunk), one);
+                    cells.add(row, family, ItchyStore.qualifier(second, settings.generation(), chunk), two);
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }

@@ -10,6 +10,7 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.cloudtalk.itchy.store.JobRecord;
 
 /**
  * The operator's view of an Itchy job: {@code status} (technique, why, datasets, increments), {@code show} (the

@@ -22,7 +22,7 @@ import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
 import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
@@ -63,7 +63,8 @@ final class MapSampler {
         long length = fs.getFileStatus(file).getLen();
         FileSplit split = new FileSplit(file, 0, length, null);
         TaskAttemptContext task = new TaskAttemptContextImpl(conf, new TaskAttemptID());
-        LineRecordReader lines = new LineRecordReader();
+        // The job's own record reader: the sample sees the records the job will see (delimiter, compression, BOM).
+        RecordReader<LongWritable, Text> lines = new TextInputFormat().createRecordReader(split, task);
         lines.initialize(split, task);
         long[] counts = new long[3]; // records, outputs, value bytes
         RecordReader<LongWritable, Text> limited = new RecordReader<>() {
@@ -71,7 +72,7 @@ final class MapSampler {
             public void initialize(InputSplit s, TaskAttemptContext c) {}
 
             @Override
-            public boolean nextKeyValue() throws IOException {
+            public boolean nextKeyValue() throws IOException, InterruptedException {
                 if (counts[0] >= records || !lines.nextKeyValue()) {
                     return false;
                 }
@@ -80,12 +81,12 @@ final class MapSampler {
             }
 
             @Override
-            public LongWritable getCurrentKey() {
+            public LongWritable getCurrentKey() throws IOException, InterruptedException {
                 return lines.getCurrentKey();
             }
 
             @Override
-            public Text getCurrentValue() {
+            public Text getCurrentValue() throws IOException, InterruptedException {
                 return lines.getCurrentValue();
             }
 

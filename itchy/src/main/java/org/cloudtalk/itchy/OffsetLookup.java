@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.store.Generations;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * QMC's lookup: the base-record offsets stored for the keys an increment touches, per base dataset. The touched rows
@@ -41,14 +43,14 @@ final class OffsetLookup {
     private final Connection connection;
     private final TableName table;
     private final byte[] signature;
-    private final int committed;
+    private final Generations visible;
 
-    /** Looks up the job's rows of {@code signature} in {@code table}, taking cells of increments up to {@code committed}. */
-    OffsetLookup(Connection connection, TableName table, byte[] signature, int committed) {
+    /** Looks up the job's rows of {@code signature} in {@code table}, taking cells of the {@code visible} generations. */
+    OffsetLookup(Connection connection, TableName table, byte[] signature, Generations visible) {
         this.connection = connection;
         this.table = table;
         this.signature = signature.clone();
-        this.committed = committed;
+        this.visible = visible;
     }
 
     /** The offsets stored for the serialized {@code keys} (each once) of a job that has {@code jobKeys} keys. */
@@ -80,7 +82,7 @@ final class OffsetLookup {
     private Map<Integer, LongList> seek(List<byte[]> keys) throws IOException {
         Map<Integer, LongList> offsets = new HashMap<>();
         try (Table rows = connection.getTable(table)) { // a Table is not thread-safe; its connection is
-            RowBatch.read(rows, IncrementalStore.QMC, signature, keys).forEach(result -> add(result, offsets));
+            RowBatch.read(rows, ItchyStore.QMC, signature, keys).forEach(result -> add(result, offsets));
         }
         return offsets;
     }
@@ -88,9 +90,9 @@ final class OffsetLookup {
     /** All rows from the range's first key to its last, keeping the touched ones. */
     private Map<Integer, LongList> scan(List<byte[]> keys, Set<ByteBuffer> touched) throws IOException {
         Scan scan = new Scan()
-                .withStartRow(IncrementalStore.row(signature, keys.get(0)))
-                .withStopRow(IncrementalStore.row(signature, keys.get(keys.size() - 1)), true)
-                .addFamily(IncrementalStore.QMC)
+                .withStartRow(ItchyStore.row(signature, keys.get(0)))
+                .withStopRow(ItchyStore.row(signature, keys.get(keys.size() - 1)), true)
+                .addFamily(ItchyStore.QMC)
                 .setCaching(BATCH);
         Map<Integer, LongList> offsets = new HashMap<>();
         try (Table rows = connection.getTable(table);
@@ -108,8 +110,8 @@ final class OffsetLookup {
 
     /** Adds a row's committed offsets to {@code into}, per dataset. */
     private void add(Result row, Map<Integer, LongList> into) {
-        List<byte[]> offsets = IncrementalStore.committed(row, IncrementalStore.QMC, "o", committed);
-        List<byte[]> datasets = IncrementalStore.committed(row, IncrementalStore.QMC, "d", committed);
+        List<byte[]> offsets = ItchyStore.visible(row, ItchyStore.QMC, "o", visible);
+        List<byte[]> datasets = ItchyStore.visible(row, ItchyStore.QMC, "d", visible);
         for (int i = 0; i < Math.min(offsets.size(), datasets.size()); i++) {
             ByteBuffer offsetBuffer = ByteBuffer.wrap(offsets.get(i));
             ByteBuffer datasetBuffer = ByteBuffer.wrap(datasets.get(i));

@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * Reads one family of many distinct rows with one scan that seeks from row to row (a multi-row-range filter over the
@@ -30,7 +31,7 @@ final class RowBatch {
             return List.of();
         }
         List<byte[]> rows = new ArrayList<>(keys.size());
-        keys.forEach(key -> rows.add(IncrementalStore.row(signature, key)));
+        keys.forEach(key -> rows.add(ItchyStore.row(signature, key)));
         List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(rows.size());
         byte[] first = rows.get(0);
         byte[] last = first;

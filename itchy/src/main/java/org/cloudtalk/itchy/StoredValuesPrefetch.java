@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.io.RawComparator;
+import org.cloudtalk.itchy.store.ItchyStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,7 +91,7 @@ final class StoredValuesPrefetch implements AutoCloseable {
     }
 
     private void read(Configuration conf, Connection connection, Path notes, int partition, byte[] signature) {
-        try (Table table = connection.getTable(IncrementalStore.table(conf));
+        try (Table table = connection.getTable(ItchyStore.table(conf));
                 TouchedKeys.Reader keys = new TouchedKeys.Reader(conf, notes, partition, sort, grouping)) {
             List<byte[]> batchKeys = new ArrayList<>(BATCH);
             boolean more = true;
@@ -101,7 +102,7 @@ final class StoredValuesPrefetch implements AutoCloseable {
                     batchKeys.add(key);
                 }
                 if (batchKeys.size() == BATCH || (!more && !batchKeys.isEmpty())) {
-                    List<Result> results = RowBatch.read(table, IncrementalStore.MO, signature, batchKeys);
+                    List<Result> results = RowBatch.read(table, ItchyStore.MO, signature, batchKeys);
                     List<Stored> batch = new ArrayList<>(batchKeys.size());
                     for (int i = 0; i < batchKeys.size(); i++) {
                         batch.add(new Stored(batchKeys.get(i), results.get(i)));

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.cloudtalk.itchy.store.Generations;
 
 /** What ItchyJob tells its tasks: technique, increment, datasets and where earlier outputs are. */
 record TaskSettings(
@@ -14,7 +15,8 @@ record TaskSettings(
         boolean stores,
         byte[] signature,
         int increment,
-        int committed,
+        int generation,
+        Generations visible,
         Map<String, Integer> datasetIds,
         Set<Integer> newDatasets,
         Map<Integer, String> outputDirs,
@@ -41,7 +43,8 @@ record TaskSettings(
                 conf.getBoolean(ItchyConf.STORES, true),
                 HexFormat.of().parseHex(conf.get(ItchyConf.SIGNATURE, "0000000000000000")),
                 conf.getInt(ItchyConf.INCREMENT, 0),
-                conf.getInt(ItchyConf.COMMITTED, -1),
+                conf.getInt(ItchyConf.GENERATION, 0),
+                Generations.parse(conf.getTrimmedStrings(ItchyConf.VISIBLE)),
                 datasetIds,
                 newDatasets,
                 outputDirs,

@@ -17,6 +17,8 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.cloudtalk.itchy.store.Generations;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * What reading and writing Itchy's rows costs per row on the benchmark's set-up ({@code bin/itchy bench-hbase ROWS}):
@@ -34,13 +36,13 @@ public final class HBaseAccessBenchmark {
         try (MiniClusters clusters = MiniClusters.start()) {
             Configuration conf = clusters.jobConf();
             try (Connection connection = ConnectionFactory.createConnection(conf)) {
-                IncrementalStore.ensureTable(connection, conf);
-                try (Table table = connection.getTable(IncrementalStore.table(conf))) {
+                ItchyStore.ensureTable(connection, conf);
+                try (Table table = connection.getTable(ItchyStore.table(conf))) {
                     for (int round = 1; round <= 3; round++) {
                         report(round, "put, WAL", put(connection, conf, rows, Durability.USE_DEFAULT), rows);
                         report(round, "put, no WAL", put(connection, conf, rows, Durability.SKIP_WAL), rows);
                         try (Admin admin = connection.getAdmin()) {
-                            admin.flush(IncrementalStore.table(conf));
+                            admin.flush(ItchyStore.table(conf));
                         }
                         report(round, "scan", scan(table), rows);
                         List<byte[]> keys = randomKeys(rows, rows / 4, new Random(round));
@@ -62,7 +64,7 @@ public final class HBaseAccessBenchmark {
     }
 
     private static byte[] row(long key) {
-        return IncrementalStore.row(SIGNATURE, key(key));
+        return ItchyStore.row(SIGNATURE, key(key));
     }
 
     private static long put(Connection connection, Configuration conf, int rows, Durability durability)
@@ -70,11 +72,11 @@ public final class HBaseAccessBenchmark {
         byte[] offsets = new byte[240];
         byte[] datasets = new byte[120];
         long start = System.nanoTime();
-        try (BufferedMutator mutator = connection.getBufferedMutator(IncrementalStore.table(conf))) {
+        try (BufferedMutator mutator = connection.getBufferedMutator(ItchyStore.table(conf))) {
             for (int i = 0; i < rows; i++) {
                 mutator.mutate(new Put(row(i))
-                        .addColumn(IncrementalStore.QMC, IncrementalStore.qualifier("o", 0, 0), offsets)
-                        .addColumn(IncrementalStore.QMC, IncrementalStore.qualifier("d", 0, 0), datasets)
+                        .addColumn(ItchyStore.QMC, ItchyStore.qualifier("o", 0, 0), offsets)
+                        .addColumn(ItchyStore.QMC, ItchyStore.qualifier("d", 0, 0), datasets)
                         .setDurability(durability));
             }
         }
@@ -85,11 +87,11 @@ public final class HBaseAccessBenchmark {
         long start = System.nanoTime();
         Scan scan = new Scan()
                 .setStartStopRowForPrefixScan(SIGNATURE)
-                .addFamily(IncrementalStore.QMC)
+                .addFamily(ItchyStore.QMC)
                 .setCaching(1000);
         try (ResultScanner scanner = table.getScanner(scan)) {
             for (Result result : scanner) {
-                IncrementalStore.committed(result, IncrementalStore.QMC, "o", 0);
+                ItchyStore.visible(result, ItchyStore.QMC, "o", new Generations(List.of(0)));
             }
         }
         return System.nanoTime() - start;
@@ -106,7 +108,7 @@ public final class HBaseAccessBenchmark {
         long start = System.nanoTime();
         List<Get> batch = new ArrayList<>();
         for (byte[] key : keys) {
-            batch.add(new Get(IncrementalStore.row(SIGNATURE, key)).addFamily(IncrementalStore.QMC));
+            batch.add(new Get(ItchyStore.row(SIGNATURE, key)).addFamily(ItchyStore.QMC));
             if (batch.size() == 500) {
                 table.get(batch);
                 batch.clear();
@@ -120,8 +122,7 @@ public final class HBaseAccessBenchmark {
     private static long rangeScan(Table table, List<byte[]> keys) throws Exception {
         long start = System.nanoTime();
         for (int from = 0; from < keys.size(); from += 5000) {
-            RowBatch.read(
-                    table, IncrementalStore.QMC, SIGNATURE, keys.subList(from, Math.min(keys.size(), from + 5000)));
+            RowBatch.read(table, ItchyStore.QMC, SIGNATURE, keys.subList(from, Math.min(keys.size(), from + 5000)));
         }
         return System.nanoTime() - start;
     }

@@ -22,6 +22,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.cloudtalk.itchy.examples.DataGenerator;
+import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
  * The Itchy benchmark (a scripted run: {@code bin/itchy bench MB}): on an HBase mini cluster with its MiniDFSCluster
@@ -272,13 +273,13 @@ public final class ItchyBenchmark {
         Configuration conf = new Configuration(base);
         conf.set(ItchyConf.TABLE, table);
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
-            IncrementalStore.ensureTable(connection, conf);
+            ItchyStore.ensureTable(connection, conf);
             try {
                 return action.run(conf);
             } finally {
                 try (Admin admin = connection.getAdmin()) {
-                    admin.disableTable(IncrementalStore.table(conf));
-                    admin.deleteTable(IncrementalStore.table(conf));
+                    admin.disableTable(ItchyStore.table(conf));
+                    admin.deleteTable(ItchyStore.table(conf));
                 }
             }
         }
@@ -428,7 +429,7 @@ public final class ItchyBenchmark {
         byte[] signature = HexFormat.of()
                 .parseHex(ItchyJob.recordOf(conf, name).orElseThrow().signature());
         try (Connection connection = ConnectionFactory.createConnection(conf);
-                Table table = connection.getTable(IncrementalStore.table(conf));
+                Table table = connection.getTable(ItchyStore.table(conf));
                 ResultScanner scanner = table.getScanner(new Scan()
                         .setStartStopRowForPrefixScan(signature)
                         .setFilter(new KeyOnlyFilter(true))

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -69,6 +70,25 @@ class ItchyTest {
                     DataGenerator.lineitem(fs, file, rows, seed, new DataGenerator.Cardinality(200, 3)));
 
     static final Example JOB2 = new Example("job2", ExampleJobs::job2, DataGenerator::lineitem);
+
+    /** Sums per tag over records that may carry several tags; its tests write their own input. */
+    static final Example TAGS = tagsExample("tags", Sales.SumReducer.class, LongWritable.class);
+
+    /** A job over TagMapper's records with the given reducer; its tests write their own input. */
+    static Example tagsExample(
+            String id, Class<? extends org.apache.hadoop.mapreduce.Reducer> reducer, Class<?> value) {
+        return new Example(
+                id,
+                (conf, name) -> ItchyJob.create(conf, name)
+                        .mapper(TagMapper.class)
+                        .reducer(reducer)
+                        .mapOutput(Text.class, LongWritable.class)
+                        .output(Text.class, value)
+                        .reducers(2),
+                (fs, file, rows, seed) -> {
+                    throw new UnsupportedOperationException("tests of " + id + " write their own input");
+                });
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -298,6 +318,11 @@ class ItchyTest {
                 .hasMessageContaining("job guarded changed since its first job");
         assertThatThrownBy(() -> JOB_AVG.job().apply(conf, "guarded").runIncrement(List.of(base), new Path(root, "x")))
                 .hasMessageContaining("was already processed by job guarded");
+        assertThatThrownBy(() -> JOB_AVG.job()
+                        .apply(conf(ItchyMode.QMC), "guarded")
+                        .runIncrement(List.of(appended), new Path(root, "x")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("itchy.mode=QMC, but job guarded has used mo since its first job");
 
         ItchyJob random = ItchyJob.create(conf, "random")
                 .mapper(RandomScoreMapper.class)
@@ -437,8 +462,12 @@ class ItchyTest {
         try {
             assertThatThrownBy(() -> job.runIncrement(List.of(appended), new Path(root, "out-1")))
                     .isInstanceOf(ItchyException.class)
-                    .hasMessageContaining("increment 1")
-                    .hasMessageContaining("failed");
+                    .hasMessageContaining("increment 1 of job rerun failed: task attempt_")
+                    .hasMessageContaining("java.io.IOException: injected failure")
+                    .cause()
+                    .isInstanceOf(TaskFailure.class)
+                    .satisfies(cause -> assertThat(cause.getStackTrace()[0].getClassName())
+                            .isEqualTo(FailingWordMapper.class.getName()));
         } finally {
             FailingWordMapper.FAIL.set(false);
         }
@@ -453,9 +482,368 @@ class ItchyTest {
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
     }
 
+    /**
+     * The driver dies between the bulk load and the commit; the next increment is a different append. Nothing of the
+     * failed increment may become visible, then or later, and its append can still be run afterwards.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC", "MERGE"})
+    void anIncrementWhoseCommitFailedNeverBecomesVisible(ItchyMode mode) throws Exception {
+        Started started = startWordCount("commit-fails", mode, 61);
+        Configuration conf = started.conf();
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Path lost = writeInput(root, "append-lost", 40, 62);
+        job.beforeCommit(() -> {
+            throw new java.io.IOException("driver died");
+        });
+        assertThatThrownBy(() -> job.runIncrement(List.of(lost), new Path(root, "out-lost")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("not committed")
+                .hasRootCauseMessage("driver died");
+        job.beforeCommit(() -> {});
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-0")));
+
+        for (int increment = 1; increment <= 2; increment++) {
+            Path appended = writeInput(root, "append-" + increment, 40, 62 + increment);
+            inputs.add(appended);
+            job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-" + increment)));
+        }
+        inputs.add(lost);
+        job.runIncrement(List.of(lost), new Path(root, "out-lost"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-3")));
+    }
+
+    /**
+     * Another increment of the same job commits while this one is between its bulk load and its commit: this one is
+     * refused, nothing of it is visible, and running it again afterwards gives the right result.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC", "MERGE"})
+    void aSecondConcurrentIncrementIsRefusedNotLost(ItchyMode mode) throws Exception {
+        Started started = startWordCount("concurrent", mode, 71);
+        Configuration conf = started.conf();
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Path first = writeInput(root, "append-1", 40, 72);
+        Path second = writeInput(root, "append-2", 40, 73);
+        ItchyJob other = WORD_COUNT.job().apply(conf, name);
+        job.beforeCommit(() -> other.runIncrement(List.of(second), new Path(root, "out-2")));
+        assertThatThrownBy(() -> job.runIncrement(List.of(first), new Path(root, "out-1")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("another increment of job " + name + " committed increment 1 first");
+        job.beforeCommit(() -> {});
+        inputs.add(second);
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-1")));
+
+        inputs.add(first);
+        job.runIncrement(List.of(first), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-2")));
+    }
+
+    /**
+     * QMC over records that emit several keys only from the second increment on: a base of one-tag records, an append
+     * of two-tag records, then appends of one-tag records, each of which re-reads two-tag records whose other tag it
+     * did not touch.
+     */
+    @Test
+    void qmcPostFiltersOnceAnyCommittedRecordEmitsSeveralKeys() throws Exception {
+        Configuration conf = conf(ItchyMode.QMC);
+        Started started = startTags(TAGS, conf, "qmc-tags", "part.txt", 600, 81, new TagFormat("\n", false));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        for (int increment = 1; increment <= 3; increment++) {
+            Path appended = new Path(root, "append-" + increment);
+            writeTags(
+                    new Path(appended, "part.txt"),
+                    30,
+                    increment == 1 ? 2 : 1,
+                    81 + increment,
+                    new TagFormat("\n", false));
+            inputs.add(appended);
+            job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(TAGS, conf, inputs, new Path(root, "full-" + increment)));
+        }
+    }
+
+    /** How QMC's base input is encoded: each way, the job's record reader reads records the raw bytes do not show. */
+    enum Encoding {
+        UTF8_BOM,
+        GZIP,
+        CUSTOM_DELIMITER
+    }
+
+    @ParameterizedTest
+    @EnumSource(Encoding.class)
+    void qmcReReadsBaseRecordsAsTheJobsRecordReaderDid(Encoding encoding) throws Exception {
+        Configuration conf = conf(ItchyMode.QMC);
+        String delimiter = encoding == Encoding.CUSTOM_DELIMITER ? "|" : "\n";
+        if (encoding == Encoding.CUSTOM_DELIMITER) {
+            conf.set("textinputformat.record.delimiter", delimiter);
+        }
+        Started started = startTags(
+                TAGS,
+                conf,
+                "qmc-reads-" + encoding.name().toLowerCase(java.util.Locale.ROOT),
+                encoding == Encoding.GZIP ? "part.txt.gz" : "part.txt",
+                600,
+                91,
+                new TagFormat(delimiter, encoding == Encoding.UTF8_BOM));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        for (int increment = 1; increment <= 2; increment++) {
+            Path appended = new Path(root, "append-" + increment);
+            writeTags(new Path(appended, "part.txt"), 30, 1, 91 + increment, new TagFormat(delimiter, false));
+            inputs.add(appended);
+            ItchyJob.RunReport report = job.runIncrement(List.of(appended), new Path(root, "out-" + increment));
+            assertThat(report.counter(ItchyCounters.BASE_RECORDS_REREAD)).isPositive();
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("after increment %d", increment)
+                    .isEqualTo(recompute(TAGS, conf, inputs, new Path(root, "full-" + increment)));
+        }
+    }
+
+    @Test
+    void qmcIsRefusedForInputItCannotReReadByOffset() throws Exception {
+        Path root = new Path("/itchy-test/qmc-bzip2");
+        Path base = new Path(root, "base");
+        writeTags(new Path(base, "part.txt"), 100, 1, 95, new TagFormat("\n", false));
+        org.apache.hadoop.io.compress.BZip2Codec bzip2 = new org.apache.hadoop.io.compress.BZip2Codec();
+        bzip2.setConf(fs.getConf());
+        try (java.io.OutputStream out = bzip2.createOutputStream(fs.create(new Path(base, "more.txt.bz2")))) {
+            out.write("t1,5\nt2,7\n".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> TAGS.job()
+                        .apply(conf(ItchyMode.QMC), "qmc-bzip2")
+                        .runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("QMC cannot re-read records of")
+                .hasMessageContaining("more.txt.bz2")
+                .hasMessageContaining("use itchy.mode=mo or auto");
+    }
+
+    /**
+     * A HAVING-like reducer stops emitting keys whose average an append of low values brings below its bound: the
+     * differential output deletes them, and the current and compacted results no longer hold them.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void aKeyTheReducerNoLongerEmitsIsDeleted(ItchyMode mode) throws Exception {
+        Example having = tagsExample("having", HavingAverageReducer.class, org.apache.hadoop.io.DoubleWritable.class);
+        Configuration conf = conf(mode);
+        Started started = startTags(
+                having,
+                conf,
+                "having-" + mode.name().toLowerCase(java.util.Locale.ROOT),
+                "part.txt",
+                400,
+                97,
+                new TagFormat("\n", false));
+        String name = started.name();
+        Path root = started.root();
+        List<Path> inputs = started.inputs();
+        ItchyJob job = started.job();
+        Map<WritableComparable, Writable> before = ItchyOutput.current(conf, name);
+
+        Path appended = new Path(root, "append-1");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(appended, "part.txt")), StandardCharsets.UTF_8)) {
+            for (int tag = 0; tag < 40; tag += 2) {
+                out.write(("t" + tag + ",0\n").repeat(12));
+            }
+        }
+        inputs.add(appended);
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        Map<WritableComparable, Writable> full = recompute(having, conf, inputs, new Path(root, "full-1"));
+        assertThat(before.keySet()).as("keys the append removes").isNotEqualTo(full.keySet());
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(full);
+        Path compacted = new Path(root, "compacted");
+        ItchyOutput.compact(conf, name, compacted);
+        assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(full);
+    }
+
+    @Test
+    void currentRefusesAnOutputWithSeveralRecordsPerKey() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        startTags(
+                tagsExample("twice", TwiceSumReducer.class, LongWritable.class),
+                conf,
+                "twice",
+                "part.txt",
+                50,
+                99,
+                new TagFormat("\n", false));
+        assertThatThrownBy(() -> ItchyOutput.current(conf, "twice"))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageMatching(".*out-0 holds several records for key t[0-9]+, which .*");
+    }
+
+    /** Where a random step fails, if it does. */
+    enum FailurePoint {
+        NONE,
+        TASK,
+        COMMIT
+    }
+
+    /**
+     * A job drawn from a small family (sum per tag by QMC, MO or Merge; a HAVING-like average by QMC or MO), random
+     * appends of one- and two-tag records, and random failure points (a task, the commit) each followed by the rerun:
+     * after every step the current result equals a recompute.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    // Seeds whose draws cover all five shapes, with task and commit failures among their steps.
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, 2, 3, 4, 6})
+    void randomJobsAppendsAndFailuresAlwaysEqualARecompute(long seed) throws Exception {
+        java.util.Random random = new java.util.Random(seed);
+        Example having = tagsExample("having", HavingAverageReducer.class, org.apache.hadoop.io.DoubleWritable.class);
+        Example summing = new Example(
+                "sum-merge", (conf, name) -> TAGS.job().apply(conf, name).setMerge(Sales.SumMerge.class), TAGS.data());
+        List<Map.Entry<Example, ItchyMode>> family = List.of(
+                Map.entry(TAGS, ItchyMode.QMC),
+                Map.entry(TAGS, ItchyMode.MO),
+                Map.entry(summing, ItchyMode.MERGE),
+                Map.entry(having, ItchyMode.QMC),
+                Map.entry(having, ItchyMode.MO));
+        Map.Entry<Example, ItchyMode> drawn = family.get(random.nextInt(family.size()));
+        Example example = drawn.getKey();
+        Configuration conf = conf(drawn.getValue());
+        String name = "random-" + seed;
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        TagFormat lines = new TagFormat("\n", false);
+        writeTags(
+                new Path(base, "part.txt"), 200 + random.nextInt(200), 1 + random.nextInt(2), random.nextLong(), lines);
+        List<Path> inputs = new ArrayList<>(List.of(base));
+        ItchyJob job = example.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        Map<WritableComparable, Writable> expected = recompute(example, conf, inputs, new Path(root, "full-0"));
+        assertThat(ItchyOutput.current(conf, name)).isEqualTo(expected);
+        for (int step = 1; step <= 3; step++) {
+            Path appended = new Path(root, "append-" + step);
+            writeTags(
+                    new Path(appended, "part.txt"),
+                    20 + random.nextInt(40),
+                    1 + random.nextInt(2),
+                    random.nextLong(),
+                    lines);
+            Path output = new Path(root, "out-" + step);
+            FailurePoint failure = FailurePoint.values()[random.nextInt(FailurePoint.values().length)];
+            if (failure != FailurePoint.NONE) {
+                TagMapper.FAIL.set(failure == FailurePoint.TASK);
+                job.beforeCommit(() -> {
+                    if (failure == FailurePoint.COMMIT) {
+                        throw new java.io.IOException("driver died");
+                    }
+                });
+                try {
+                    assertThatThrownBy(() -> job.runIncrement(List.of(appended), output))
+                            .as("%s, step %d fails at %s", drawn, step, failure)
+                            .isInstanceOf(ItchyException.class);
+                } finally {
+                    TagMapper.FAIL.set(false);
+                    job.beforeCommit(() -> {});
+                }
+                assertThat(ItchyOutput.current(conf, name))
+                        .as("%s, after step %d failed", drawn, step)
+                        .isEqualTo(expected);
+            }
+            job.runIncrement(List.of(appended), output);
+            inputs.add(appended);
+            expected = recompute(example, conf, inputs, new Path(root, "full-" + step));
+            assertThat(ItchyOutput.current(conf, name))
+                    .as("%s, after step %d", drawn, step)
+                    .isEqualTo(expected);
+        }
+    }
+
+    /** A job over one-tag records after its first job over one base file of {@code records} of them. */
+    private static Started startTags(
+            Example example, Configuration conf, String name, String file, int records, long seed, TagFormat format)
+            throws Exception {
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        writeTags(new Path(base, file), records, 1, seed, format);
+        ItchyJob job = example.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        return new Started(conf, name, root, new ArrayList<>(List.of(base)), job);
+    }
+
+    /** Records' delimiter, and whether a file starts with a UTF-8 byte order mark. */
+    record TagFormat(String delimiter, boolean bom) {}
+
+    /**
+     * {@code tags,value} records over 40 tags, each with {@code tagsPerRecord} distinct tags; the first record's tag
+     * is t0, so appends touch it; gzip-compressed if the name ends with .gz.
+     */
+    private static void writeTags(Path file, int records, int tagsPerRecord, long seed, TagFormat format)
+            throws Exception {
+        java.util.Random random = new java.util.Random(seed);
+        java.io.OutputStream raw = fs.create(file);
+        try (java.io.Writer out = new java.io.OutputStreamWriter(
+                file.getName().endsWith(".gz") ? new java.util.zip.GZIPOutputStream(raw) : raw,
+                StandardCharsets.UTF_8)) {
+            if (format.bom()) {
+                out.write('\uFEFF');
+            }
+            for (int record = 0; record < records; record++) {
+                int first = record == 0 ? 0 : random.nextInt(40);
+                String tagList =
+                        tagsPerRecord == 1 ? "t" + first : "t" + first + ";t" + (first + 1 + random.nextInt(39)) % 40;
+                // With a custom delimiter, a newline inside some records: a reader splitting at newlines goes wrong.
+                String value = (record % 7 == 3 && !format.delimiter().equals("\n") ? "\n" : "") + random.nextInt(1000);
+                out.write(tagList + "," + value + format.delimiter());
+            }
+        }
+    }
+
+    /** A word count job of one technique, after its first job over 1,500 lines; inputs is mutable, for appends. */
+    private record Started(Configuration conf, String name, Path root, List<Path> inputs, ItchyJob job) {}
+
+    private static Started startWordCount(String prefix, ItchyMode mode, long seed) throws Exception {
+        Configuration conf = conf(mode);
+        String name = prefix + "-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        List<Path> inputs = new ArrayList<>(List.of(writeInput(root, "base", 1500, seed)));
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(inputs, new Path(root, "out-0"));
+        return new Started(conf, name, root, inputs, job);
+    }
+
+    private static Path writeInput(Path root, String dir, int lines, long seed) throws Exception {
+        Path path = new Path(root, dir);
+        WORD_COUNT.data().write(fs, new Path(path, "part.txt"), lines, seed);
+        return path;
+    }
+
     private static Map<WritableComparable, Writable> recompute(Example example, List<Path> inputs, Path output)
             throws Exception {
-        Configuration conf = conf(ItchyMode.OFF);
+        return recompute(example, conf(ItchyMode.OFF), inputs, output);
+    }
+
+    /** A plain job with the Itchy job's configuration (its input format settings): the result to compare with. */
+    private static Map<WritableComparable, Writable> recompute(
+            Example example, Configuration itchyConf, List<Path> inputs, Path output) throws Exception {
+        Configuration conf = new Configuration(itchyConf);
+        conf.set(ItchyConf.MODE, ItchyMode.OFF.name());
         example.job().apply(conf, "full-" + output.getName()).runFirst(inputs, output);
         return ItchyOutput.read(conf, output);
     }

@@ -34,14 +34,19 @@ public final class Sales {
         @Override
         protected void reduce(Text category, Iterable<LongWritable> prices, Context context)
                 throws IOException, InterruptedException {
-            long sum = 0;
-            long count = 0;
-            for (LongWritable price : prices) {
-                sum += price.get();
-                count++;
-            }
-            context.write(category, new DoubleWritable((double) sum / count));
+            context.write(category, new DoubleWritable(average(prices)));
         }
+    }
+
+    /** The average of a non-empty group's prices. */
+    public static double average(Iterable<LongWritable> prices) {
+        long sum = 0;
+        long count = 0;
+        for (LongWritable price : prices) {
+            sum += price.get();
+            count++;
+        }
+        return (double) sum / count;
     }
 
     public static final class SumReducer extends Reducer<Text, LongWritable, Text, LongWritable> {

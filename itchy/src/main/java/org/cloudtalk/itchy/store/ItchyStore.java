@@ -1,0 +1,191 @@
+package org.cloudtalk.itchy.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.ItchyConf;
+
+/**
+ * Owns Itchy's HBase layout and its commit. The chapter's layout (§5.6.1): one table per deployment; row key = the
+ * job's 8-byte signature followed by the intermediate key's bytes; one column family per technique — {@code q} (QMC:
+ * offsets and dataset ids), {@code m} (MO: values and their lengths), {@code o} (Merge: where the key's record is in the
+ * output). A job's record lives in family {@code x} of row {@code \0job\0<name>}: the {@link JobRecord}, the number of
+ * its committed increment (what a commit checks), and a counter that hands out generations.
+ *
+ * <p>Every run stores its cells under qualifiers numbered with a generation of its own ({@link #newGeneration}), and
+ * readers take only the generations that the committed job record names ({@link #visible}). Committing is one
+ * check-and-mutate of the job record's row, conditional on the increment number the run started from: of two runs that
+ * started from the same increment only one commits, the other is refused, and the cells of a refused, failed or killed
+ * run stay invisible whatever runs next, since no later run can be given its generation.
+ */
+public final class ItchyStore {
+    public static final byte[] QMC = bytes("q");
+    public static final byte[] MO = bytes("m");
+    public static final byte[] MERGE = bytes("o");
+    private static final byte[] META = bytes("x");
+    private static final byte[] RECORD = bytes("record");
+    /** The committed increment's number, as 4 bytes: the value a commit is conditional on. */
+    private static final byte[] INCREMENT = bytes("increment");
+    /** The last generation handed out to a run of the job. */
+    private static final byte[] GENERATIONS = bytes("generations");
+
+    private ItchyStore() {}
+
+    public static TableName table(Configuration conf) {
+        return TableName.valueOf(conf.get(ItchyConf.TABLE, "itchy"));
+    }
+
+    public static void ensureTable(Connection connection, Configuration conf) throws IOException {
+        TableName name = table(conf);
+        try (Admin admin = connection.getAdmin()) {
+            if (!admin.tableExists(name)) {
+                TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(name);
+                for (byte[] family : List.of(QMC, MO, MERGE, META)) {
+                    table.setColumnFamily(ColumnFamilyDescriptorBuilder.of(family));
+                }
+                try {
+                    admin.createTable(table.build());
+                } catch (org.apache.hadoop.hbase.TableExistsException raced) {
+                    // another client created it first
+                }
+            }
+        }
+    }
+
+    public static Optional<JobRecord> record(Connection connection, Configuration conf, String name)
+            throws IOException {
+        try (Admin admin = connection.getAdmin()) {
+            if (!admin.tableExists(table(conf))) {
+                return Optional.empty();
+            }
+        }
+        try (Table table = connection.getTable(table(conf))) {
+            Result result = table.get(new Get(recordRow(name)).addColumn(META, RECORD));
+            byte[] value = result.getValue(META, RECORD);
+            return value == null
+                    ? Optional.empty()
+                    : Optional.of(JobRecord.decode(new String(value, StandardCharsets.UTF_8)));
+        }
+    }
+
+    /**
+     * A generation for a new run of the job: an atomic HBase increment of a counter in the job's row, so no two runs,
+     * concurrent or not, get the same one. Generations grow, so the committed ones are in commit order.
+     */
+    public static int newGeneration(Connection connection, Configuration conf, String name) throws IOException {
+        try (Table table = connection.getTable(table(conf))) {
+            return Math.toIntExact(table.incrementColumnValue(recordRow(name), META, GENERATIONS, 1));
+        }
+    }
+
+    /**
+     * The commit point of a run: writes {@code next} if the job's committed increment is still that of
+     * {@code previous} (none for a first job), atomically. Returns false, writing nothing, if another run committed
+     * first.
+     */
+    public static boolean commit(
+            Connection connection, Configuration conf, Optional<JobRecord> previous, JobRecord next)
+            throws IOException {
+        byte[] row = recordRow(next.name());
+        CheckAndMutate.Builder check = CheckAndMutate.newBuilder(row);
+        CheckAndMutate.Builder condition = previous.isPresent()
+                ? check.ifEquals(META, INCREMENT, Bytes.toBytes(previous.get().committed()))
+                : check.ifNotExists(META, INCREMENT);
+        Put put = new Put(row)
+                .addColumn(META, RECORD, bytes(next.encode()))
+                .addColumn(META, INCREMENT, Bytes.toBytes(next.committed()));
+        try (Table table = connection.getTable(table(conf))) {
+            return table.checkAndMutate(condition.build(put)).isSuccess();
+        }
+    }
+
+    public static byte[] row(byte[] signature, byte[] key) {
+        return ByteBuffer.allocate(signature.length + key.length)
+                .put(signature)
+                .put(key)
+                .array();
+    }
+
+    public static byte[] qualifier(String prefix, int generation) {
+        return bytes(prefix + generation);
+    }
+
+    /** {@code <prefix><generation>.<chunk>}: a key's data of one run may span several cells. */
+    public static byte[] qualifier(String prefix, int generation, int chunk) {
+        return bytes(prefix + generation + "." + chunk);
+    }
+
+    /**
+     * The cells of a family with the given qualifier prefix, of the visible generations only, by generation and chunk.
+     * Walks the raw cells rather than building the result's family map: this runs once per key an MO increment reduces.
+     */
+    public static List<byte[]> visible(Result result, byte[] family, String prefix, Generations visible) {
+        List<Map.Entry<Long, byte[]>> numbered = new ArrayList<>();
+        Cell[] raw = result.rawCells();
+        for (Cell cell : raw == null ? new Cell[0] : raw) { // an empty result has no cell array
+            if (!CellUtil.matchingFamily(cell, family)) {
+                continue;
+            }
+            long number = number(cell, prefix);
+            if (number >= 0 && visible.contains(number >>> 32)) {
+                numbered.add(Map.entry(number, CellUtil.cloneValue(cell)));
+            }
+        }
+        if (numbered.size() > 1) {
+            numbered.sort(Map.Entry.comparingByKey()); // qualifiers sort as bytes: "v0.10" before "v0.2"
+        }
+        List<byte[]> cells = new ArrayList<>(numbered.size());
+        numbered.forEach(entry -> cells.add(entry.getValue()));
+        return cells;
+    }
+
+    /** {@code generation << 32 | chunk} of a {@code <prefix><generation>[.<chunk>]} qualifier; -1 for another prefix. */
+    private static long number(Cell cell, String prefix) {
+        byte[] qualifier = cell.getQualifierArray();
+        int at = cell.getQualifierOffset();
+        int end = at + cell.getQualifierLength();
+        if (end - at <= prefix.length()) {
+            return -1;
+        }
+        for (int i = 0; i < prefix.length(); i++) {
+            if (qualifier[at++] != prefix.charAt(i)) {
+                return -1;
+            }
+        }
+        long generation = 0;
+        while (at < end && qualifier[at] != '.') {
+            generation = generation * 10 + (qualifier[at++] - '0');
+        }
+        long chunk = 0;
+        for (at++; at < end; at++) {
+            chunk = chunk * 10 + (qualifier[at] - '0');
+        }
+        return generation << 32 | chunk;
+    }
+
+    public static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] recordRow(String name) {
+        return bytes("\0job\0" + name);
+    }
+}
