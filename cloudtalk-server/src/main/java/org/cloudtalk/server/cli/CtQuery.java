@@ -205,6 +205,10 @@ public final class CtQuery implements Callable<Integer> {
             out.append(", candidates sampled");
         }
         out.append(", ").append(result.elapsedMicros()).append(" us\n");
+        if (result.statusAsked() > 0 && result.statusAnswered() + result.statusReused() == 0) {
+            out.append("# no status arrived: every host counted as heavily loaded, so this answer does not reflect load"
+                    + " (are the status daemons running, with this deployment's key?)\n");
+        }
         if (!result.candidateScores().isEmpty()) {
             out.append(
                     "# candidate scores, bytes/s of the scarcest resource (capacity - use / W), in binding order:\n");

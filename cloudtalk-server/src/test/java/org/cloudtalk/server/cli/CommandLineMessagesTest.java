@@ -7,10 +7,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.cloudtalk.server.CloudTalkServer;
+import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.status.cli.Launchers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +64,29 @@ class CommandLineMessagesTest {
         assertThat(refused.err)
                 .isEqualTo("ctquery: cannot reach http://127.0.0.1:" + closedPort
                         + ": connection refused (is a CloudTalk server listening there?)\n");
+    }
+
+    @Test
+    void ctquerySaysWhenNoStatusArrived(@TempDir Path temp) throws Exception {
+        Path key = temp.resolve("status.key");
+        Files.writeString(key, "loopback-test-key-0123456789");
+        int silentPort;
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            silentPort = socket.getLocalPort(); // no daemon listens there once it is closed
+        }
+        Map<String, String> values = new HashMap<>();
+        values.put("port", "0");
+        values.put("status.key.file", key.toString());
+        values.put("locator.port", Integer.toString(silentPort));
+        values.put("gather.wait.ms", "50");
+        try (CloudTalkServer server = CloudTalkServer.start(ServerConfig.from(values))) {
+            String url = "http://127.0.0.1:" + server.localAddress().getPort();
+            Run answered = ctquery("--server", url, "A = (127.0.0.1 127.0.0.2)\nf1 A -> 127.0.0.3 size 1M");
+            assertThat(answered.exit).isZero();
+            assertThat(answered.out)
+                    .contains("status 0 of 3 answered")
+                    .contains("# no status arrived: every host counted as heavily loaded");
+        }
     }
 
     @Test
