@@ -1,5 +1,6 @@
 package org.cloudtalk.testbed.cli;
 
+import java.util.Iterator;
 import java.util.List;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Capacity;
@@ -12,6 +13,14 @@ final class Experiments {
     private static final List<Experiment> ALL = List.of(new StatusAccuracy(), new QueryUnderLoad(), new Capacity());
 
     private Experiments() {}
+
+    /** The names, for picocli's help ({@code ${COMPLETION-CANDIDATES}}). */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return names().iterator();
+        }
+    }
 
     static List<String> names() {
         return ALL.stream().map(Experiment::name).toList();

@@ -5,38 +5,74 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Experiment;
 import org.cloudtalk.testbed.report.ExperimentRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code testbed run EXPERIMENT}: on the testbed that is up in the run directory, or on one it brings up for the
  * run and takes down afterwards (also when the run fails).
  */
-final class RunCommand {
-    private RunCommand() {}
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = "Runs an experiment: raw CSV, a summary table and a chart per experiment under --out.")
+final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    private TestbedMain main;
 
-    static int run(Options options, PrintStream out) {
-        if (options.positional().size() != 1) {
-            throw new TestbedException(
-                    "run needs one experiment name (known: " + String.join(", ", Experiments.names()) + ")");
-        }
-        Experiment experiment = Experiments.named(options.positional().get(0));
-        int repeats = options.number("repeat", 1);
-        int seconds = options.number("seconds", 5);
+    @Parameters(
+            index = "0",
+            paramLabel = "EXPERIMENT",
+            completionCandidates = Experiments.Names.class,
+            description = "one of: ${COMPLETION-CANDIDATES}")
+    private String name;
+
+    @Option(names = "--repeat", paramLabel = "K", description = "runs per busy fraction (default 1)")
+    private String repeat;
+
+    @Option(
+            names = "--busy",
+            paramLabel = "F,...",
+            description = "busy fractions, e.g. 0.1,0.5 (default: the experiment's)")
+    private String busyFractions;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "length of each run (default 5)")
+    private String runSeconds;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "where results go (default testbed-results)")
+    private Path outDir = Path.of("testbed-results");
+
+    @Mixin
+    private TestbedOptions testbedOptions;
+
+    @Mixin
+    private RunDirOption runDir;
+
+    @Override
+    public Integer call() {
+        PrintStream out = main.out;
+        Experiment experiment = Experiments.named(name);
+        int repeats = Values.number(repeat, "repeat", 1);
+        int seconds = Values.number(runSeconds, "seconds", 5);
         if (repeats < 1 || repeats > 1000) {
             throw new TestbedException("Invalid value " + repeats + " for --repeat: must be between 1 and 1000");
         }
         if (seconds < 1 || seconds > 3600) {
             throw new TestbedException("Invalid value " + seconds + " for --seconds: must be between 1 and 3600");
         }
-        Path outDir = Path.of(options.text("out", "testbed-results"));
-        List<Double> busy = options.fractions("busy", experiment.defaultBusy());
-        Optional<Testbed> existing = Testbed.attach(TestbedMain.runDir(options));
+        List<Double> busy = Values.fractions(busyFractions, "busy", experiment.defaultBusy());
+        Optional<Testbed> existing = Testbed.attach(runDir.path());
         Testbed testbed = existing.orElseGet(() -> {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
-            return Testbed.up(TestbedMain.config(options));
+            return Testbed.up(testbedOptions.config(runDir.path()));
         });
         // A testbed brought up for this run goes down with it, also on Ctrl-C (its processes have sessions of
         // their own and would outlive the launcher).

@@ -2,11 +2,12 @@ package org.cloudtalk.testbed.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import org.cloudtalk.status.cli.Launchers;
 import org.cloudtalk.status.wire.EndpointStatus;
 import org.cloudtalk.status.wire.WireException;
 import org.cloudtalk.testbed.Leftovers;
@@ -16,75 +17,93 @@ import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.state.StartedProcess;
 import org.cloudtalk.testbed.state.TestbedState;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
-/**
- * {@code cloudtalk testbed up|down|status|run|exec}: see docs/testbed.md. Exit codes: 0 done, 1 failed (message on
- * stderr), 2 an experiment ran but its outcome or fidelity check failed, 64 usage.
- */
-public final class TestbedMain {
-    static final String USAGE = String.join(
-            "\n",
-            "usage: cloudtalk testbed up [--hosts N] [--rate MBIT] [--latency MS] [--prefix P] [--run-dir DIR]",
-            "       cloudtalk testbed down [--run-dir DIR]",
-            "       cloudtalk testbed status [--run-dir DIR]",
-            "       cloudtalk testbed exec [--run-dir DIR] HOST COMMAND...",
-            "       cloudtalk testbed run EXPERIMENT [--repeat K] [--busy 0.1,0.5] [--seconds S] [--out DIR]"
-                    + " [--hosts N] [--rate MBIT] [--run-dir DIR]",
-            "experiments: " + String.join(", ", Experiments.names()));
+/** {@code cloudtalk testbed up|down|status|run|exec}: see docs/testbed.md. */
+@Command(
+        name = "cloudtalk testbed",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        description = "An emulated multi-host cloud on this machine, as root (docs/testbed.md).",
+        subcommands = {
+            TestbedMain.Up.class,
+            TestbedMain.Down.class,
+            TestbedMain.Status.class,
+            RunCommand.class,
+            TestbedMain.Exec.class
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done",
+            "1:failed (the message says why)",
+            "2:an experiment ran, but its outcome or fidelity check failed",
+            "64:wrong command line"
+        })
+public final class TestbedMain implements Runnable {
+    /** What a command that fails for a reason of the testbed's own (not a defect) exits with. */
+    static final int FAILED = 1;
 
-    private TestbedMain() {}
+    final PrintStream out;
+
+    @Spec
+    private CommandSpec spec;
+
+    private TestbedMain(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) {
-        System.exit(run(Arrays.asList(args), System.out, System.err));
+        System.exit(run(List.of(args), System.out, System.err));
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
-        if (args.isEmpty()) {
-            err.println(USAGE);
-            return 64;
+        CommandLine line = Launchers.commandLine(new TestbedMain(out))
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true));
+        // Everything after exec's HOST is the command to run, options included.
+        line.getSubcommands().get("exec").setStopAtPositional(true);
+        CommandLine.IExecutionExceptionHandler defects = line.getExecutionExceptionHandler();
+        line.setExecutionExceptionHandler((e, failed, parseResult) -> {
+            if (e instanceof TestbedException) {
+                failed.getErr().println("cloudtalk testbed: " + e.getMessage());
+                failed.getErr().flush();
+                return FAILED;
+            }
+            return defects.handleExecutionException(e, failed, parseResult);
+        });
+        return line.execute(args.toArray(String[]::new));
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "a command is needed: up, down, status, run or exec");
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true, description = "Brings a testbed up (as root).")
+    static final class Up implements Callable<Integer> {
+        @ParentCommand
+        private TestbedMain main;
+
+        @Mixin
+        private TestbedOptions testbed;
+
+        @Mixin
+        private RunDirOption runDir;
+
+        @Override
+        public Integer call() {
+            return up(testbed.config(runDir.path()), main.out);
         }
-        List<String> rest = args.subList(1, args.size());
-        try {
-            return switch (args.get(0)) {
-                case "up" -> up(Options.parse(rest, Set.of("hosts", "rate", "latency", "prefix", "run-dir")), out);
-                case "down" -> down(Options.parse(rest, Set.of("run-dir")), out);
-                case "status" -> status(Options.parse(rest, Set.of("run-dir")), out);
-                case "exec" -> exec(Options.parseUntilCommand(rest, Set.of("run-dir")));
-                case "run" -> RunCommand.run(
-                        Options.parse(rest, Set.of("repeat", "busy", "seconds", "out", "hosts", "rate", "run-dir")),
-                        out);
-                case "-h", "--help" -> {
-                    out.println(USAGE);
-                    yield 0;
-                }
-                default -> {
-                    err.println("cloudtalk testbed: unknown command " + args.get(0) + "\n" + USAGE);
-                    yield 64;
-                }
-            };
-        } catch (TestbedException e) {
-            err.println("cloudtalk testbed: " + e.getMessage());
-            return 1;
-        }
     }
 
-    static TestbedConfig config(Options options) {
-        TestbedConfig defaults = TestbedConfig.defaults();
-        return new TestbedConfig(
-                options.text("prefix", defaults.prefix()),
-                options.number("hosts", defaults.hosts()),
-                options.number("rate", defaults.rateMbit()),
-                options.number("latency", 0),
-                defaults.subnet(),
-                runDir(options));
-    }
-
-    static Path runDir(Options options) {
-        return Path.of(options.text("run-dir", TestbedConfig.DEFAULT_RUN_DIR.toString()));
-    }
-
-    private static int up(Options options, PrintStream out) {
-        TestbedConfig config = config(options);
+    private static int up(TestbedConfig config, PrintStream out) {
         long start = System.nanoTime();
         Testbed testbed = Testbed.up(config);
         out.printf(
@@ -96,8 +115,24 @@ public final class TestbedMain {
         return 0;
     }
 
-    private static int down(Options options, PrintStream out) {
-        Path runDir = runDir(options);
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description = "Removes exactly what the testbed's state file records (also after a crash).")
+    static final class Down implements Callable<Integer> {
+        @ParentCommand
+        private TestbedMain main;
+
+        @Mixin
+        private RunDirOption runDir;
+
+        @Override
+        public Integer call() {
+            return down(runDir.path(), main.out);
+        }
+    }
+
+    private static int down(Path runDir, PrintStream out) {
         Testbed testbed = Testbed.attach(runDir)
                 .orElseThrow(() -> new TestbedException("no testbed recorded in " + runDir + " (nothing to do)"));
         List<String> removed = testbed.down();
@@ -111,8 +146,21 @@ public final class TestbedMain {
         return 0;
     }
 
-    private static int status(Options options, PrintStream out) {
-        Path runDir = runDir(options);
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Prints what is up.")
+    static final class Status implements Callable<Integer> {
+        @ParentCommand
+        private TestbedMain main;
+
+        @Mixin
+        private RunDirOption runDir;
+
+        @Override
+        public Integer call() {
+            return status(runDir.path(), main.out);
+        }
+    }
+
+    private static int status(Path runDir, PrintStream out) {
         Testbed testbed = Testbed.attach(runDir).orElse(null);
         if (testbed == null) {
             out.println("no testbed recorded in " + runDir);
@@ -159,22 +207,42 @@ public final class TestbedMain {
         return 0;
     }
 
-    private static int exec(Options options) {
-        if (options.positional().size() < 2) {
-            throw new TestbedException("exec needs a host index and a command, e.g. `exec 0 ip addr`");
+    @Command(
+            name = "exec",
+            mixinStandardHelpOptions = true,
+            description = "Runs a command inside host HOST's namespace (everything after HOST is the command).")
+    static final class Exec implements Callable<Integer> {
+        @Mixin
+        private RunDirOption runDir;
+
+        @Parameters(index = "0", paramLabel = "HOST", description = "the host's index")
+        private String host;
+
+        @Parameters(
+                index = "1..*",
+                arity = "1..*",
+                paramLabel = "COMMAND",
+                description = "the command and its arguments")
+        private List<String> command;
+
+        @Override
+        public Integer call() {
+            return exec(runDir.path(), host, command);
         }
-        Path runDir = runDir(options);
+    }
+
+    private static int exec(Path runDir, String host, List<String> args) {
         Testbed testbed = Testbed.attach(runDir)
                 .orElseThrow(() -> new TestbedException("no testbed recorded in " + runDir + ": run `up` first"));
         int index;
         try {
-            index = Integer.parseInt(options.positional().get(0));
+            index = Integer.parseInt(host);
         } catch (NumberFormatException e) {
-            throw new TestbedException("Invalid value " + options.positional().get(0) + " for HOST: a host index");
+            throw new TestbedException("Invalid value " + host + " for HOST: a host index");
         }
         List<String> command = new ArrayList<>(
                 List.of("ip", "netns", "exec", testbed.host(index).namespace()));
-        command.addAll(options.positional().subList(1, options.positional().size()));
+        command.addAll(args);
         try {
             return new ProcessBuilder(command).inheritIO().start().waitFor();
         } catch (IOException e) {

@@ -19,14 +19,36 @@ class TestbedMainTest {
         assertError(List.of("up", "--hosts", "x"), 1, "Invalid value x for --hosts: not a whole number");
         assertError(List.of("up", "--hosts", "1"), 1, "Invalid value 1 for hosts: must be between 2 and 250");
         assertError(List.of("up", "--rate", "0"), 1, "Invalid value 0 for rate: must be between 1 and 10000 Mbit/s");
-        assertError(List.of("up", "--colour", "red"), 1, "unknown option --colour");
+        assertError(List.of("up", "--colour", "red"), 64, "Unknown options: '--colour', 'red'");
         assertError(List.of("run", "nope"), 1, "unknown experiment nope (known: status-accuracy, query-under-load");
         assertError(
                 List.of("run", "status-accuracy", "--busy", "1.5"),
                 1,
                 "Invalid value 1.5 for --busy: expected fractions in (0, 1)");
-        assertError(List.of("launch"), 64, "unknown command launch");
+        assertError(List.of("launch"), 64, "Unmatched argument at index 0: 'launch'");
+        assertError(List.of(), 64, "a command is needed: up, down, status, run or exec");
+        assertError(List.of("exec", "--run-dir", runDir.toString(), "0"), 64, "Missing required parameter");
         assertError(List.of("down", "--run-dir", runDir.toString()), 1, "no testbed recorded in " + runDir);
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : List.of("up", "down", "status", "run", "exec")) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int exit = TestbedMain.run(
+                    List.of(command, "--help"),
+                    new PrintStream(out, true),
+                    new PrintStream(new ByteArrayOutputStream(), true));
+            assertThat(exit).as(command).isZero();
+            assertThat(out.toString()).as(command).contains("Usage: cloudtalk testbed " + command);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(TestbedMain.run(List.of("--help"), new PrintStream(out, true), new PrintStream(out, true)))
+                .isZero();
+        assertThat(out.toString()).contains("up", "down", "status", "run", "exec", "Exit codes:");
+        out.reset();
+        TestbedMain.run(List.of("run", "--help"), new PrintStream(out, true), new PrintStream(out, true));
+        assertThat(out.toString()).contains("status-accuracy, query-under-load, capacity");
     }
 
     @Test

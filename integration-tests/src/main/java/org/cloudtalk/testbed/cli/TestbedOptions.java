@@ -1,0 +1,31 @@
+package org.cloudtalk.testbed.cli;
+
+import java.nio.file.Path;
+import org.cloudtalk.testbed.TestbedConfig;
+import picocli.CommandLine.Option;
+
+/** The flags that shape a testbed (for {@code up}, and for {@code run} when it brings one up). */
+final class TestbedOptions {
+    @Option(names = "--hosts", paramLabel = "N", description = "emulated hosts (default: the measured default)")
+    private String hosts;
+
+    @Option(names = "--rate", paramLabel = "MBIT", description = "each access link's rate, both directions")
+    private String rate;
+
+    @Option(names = "--latency", paramLabel = "MS", description = "added latency (needs netem in the kernel)")
+    private String latency;
+
+    @Option(names = "--prefix", paramLabel = "P", description = "name prefix of everything the testbed creates")
+    private String prefix;
+
+    TestbedConfig config(Path runDir) {
+        TestbedConfig defaults = TestbedConfig.defaults();
+        return new TestbedConfig(
+                prefix == null ? defaults.prefix() : prefix,
+                Values.number(hosts, "hosts", defaults.hosts()),
+                Values.number(rate, "rate", defaults.rateMbit()),
+                Values.number(latency, "latency", 0),
+                defaults.subnet(),
+                runDir);
+    }
+}
