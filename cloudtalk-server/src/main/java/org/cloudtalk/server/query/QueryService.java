@@ -287,6 +287,7 @@ public final class QueryService {
         over(variables, limits.maxVariables(), "variables");
         over(candidates, limits.maxCandidates(), "candidate values (over all variables)");
         if (options.evaluator() == EvaluatorKind.EXHAUSTIVE) {
+            // Bindings without the symmetric duplicates of interchangeable variables: those are not scored.
             double space = ExhaustiveEvaluator.searchSpace(new QueryModel(query));
             if (space > limits.maxExhaustiveBindings()) {
                 throw new QueryRejectedException(

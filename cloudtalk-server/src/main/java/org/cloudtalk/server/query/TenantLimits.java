@@ -7,7 +7,8 @@ package org.cloudtalk.server.query;
  * @param maxFlows most flows in a query
  * @param maxVariables most variables in a query
  * @param maxCandidates most candidate values over all variables
- * @param maxExhaustiveBindings largest search space the exhaustive evaluator may take on
+ * @param maxExhaustiveBindings largest search space the exhaustive evaluator may take on, in bindings without the
+ *     symmetric duplicates of interchangeable variables
  * @param queriesPerSecond sustained query rate per tenant
  * @param burst queries a tenant may send at once
  * @param maxBindingFlows most bindings scored times flows per binding: the cost of a search (exhaustive is refused

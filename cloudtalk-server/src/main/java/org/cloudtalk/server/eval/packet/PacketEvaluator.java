@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.BindingEnumerator;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;

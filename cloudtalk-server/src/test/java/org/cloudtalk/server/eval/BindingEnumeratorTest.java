@@ -1,4 +1,4 @@
-package org.cloudtalk.server.eval.packet;
+package org.cloudtalk.server.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +9,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.cloudtalk.lang.parser.QueryParser;
-import org.cloudtalk.server.eval.Binding;
-import org.cloudtalk.server.eval.QueryModel;
 import org.junit.jupiter.api.Test;
 
 class BindingEnumeratorTest {
@@ -45,12 +43,48 @@ class BindingEnumeratorTest {
         // Separate declarations: different pools even if equal, so no symmetry is assumed.
         assertThat(all("R1 = " + POOL + "\nR2 = " + POOL + "\n0.0.0.0 -> R1 size 1M\n0.0.0.0 -> R2 size 1M\n"))
                 .hasSize(12);
-        // A flow between the two variables, or one referred to elsewhere, breaks the symmetry check.
-        assertThat(all("A = B = " + POOL + "\nA -> B size 1M\nB -> A size 1M\n"))
-                .hasSize(12);
+        // A flow one way between the two variables, or a flow of one referred to alone, breaks the symmetry.
+        assertThat(all("A = B = " + POOL + "\nA -> B size 1M\n")).hasSize(12);
         assertThat(all("A = B = " + POOL + "\nf1 0.0.0.0 -> A size 1M\nf2 0.0.0.0 -> B size 1M\n"
                         + "10.0.1.1 -> 10.0.1.2 size 1M start e(f1)\n"))
                 .hasSize(12);
+        // So do references that a swap does not map onto the query's own.
+        assertThat(all("A = B = " + POOL + "\nf1 0.0.0.0 -> A size 1M\nf2 0.0.0.0 -> B size 1M rate r(f1)\n"))
+                .hasSize(12);
+    }
+
+    @Test
+    void swapsThatMapFlowsAndTheirReferencesOntoEachOtherAreSymmetries() {
+        // Flows both ways between the two: the swap exchanges them.
+        assertThat(all("A = B = " + POOL + "\nA -> B size 1M\nB -> A size 1M\n"))
+                .hasSize(6);
+        // The paper's reducers: each pair of flows refers to itself, and the swap maps pair onto pair.
+        String reducers = "x1 = x2 = " + POOL + "\n"
+                + "f1 0.0.0.0 -> x1 size 1G rate r(f2)\nf2 x1 -> disk size 1G rate r(f1)\n"
+                + "f3 0.0.0.0 -> x2 size 1G rate r(f4)\nf4 x2 -> disk size 1G rate r(f3)\n";
+        BindingEnumerator enumerator = new BindingEnumerator(model(reducers));
+        assertThat(enumerator.hasTwin(1)).isTrue();
+        assertThat(enumerator.first(Integer.MAX_VALUE)).hasSize(6);
+        assertThat(enumerator.bound()).isEqualTo(6);
+        // Pairs coupled crosswise (each reducer's write follows the other's input) are still one symmetric shape.
+        assertThat(all("x1 = x2 = " + POOL + "\n"
+                        + "f1 0.0.0.0 -> x1 size 1G\nf2 x1 -> disk size 1G rate r(f3)\n"
+                        + "f3 0.0.0.0 -> x2 size 1G\nf4 x2 -> disk size 1G rate r(f1)\n"))
+                .hasSize(6);
+        // A daisy chain is not symmetric under swapping its ends.
+        assertThat(all("A = B = " + POOL + "\nf1 0.0.0.0 -> A size 1G\nf2 A -> B size sz(f1) transfer t(f1)\n"))
+                .hasSize(12);
+    }
+
+    @Test
+    void boundCountsSetsPerClassOfTwins() {
+        assertThat(new BindingEnumerator(model("shared A = B = (10.0.0.1 10.0.0.2 10.0.0.3)\n"
+                                + "A -> 10.0.0.9 size 1M\nB -> 10.0.0.9 size 1M\nC = " + POOL
+                                + "\nC -> disk size 1M\n"))
+                        .bound())
+                .isEqualTo(6 * 4);
+        assertThat(new BindingEnumerator(model("A = B = " + POOL + "\nA -> B size 1M\n")).bound())
+                .isEqualTo(16);
     }
 
     @Test
