@@ -30,6 +30,7 @@ import org.cloudtalk.server.status.StaticMapLocator;
 import org.cloudtalk.server.status.StaticStatusSource;
 import org.cloudtalk.server.status.StatusSource;
 import org.cloudtalk.server.status.UdpStatusSource;
+import org.cloudtalk.status.config.ConfigException;
 import org.cloudtalk.status.wire.KeyFile;
 import org.cloudtalk.status.wire.MessageAuthenticator;
 import org.cloudtalk.status.wire.StatusCodec;
@@ -66,11 +67,10 @@ public final class CloudTalkServer implements AutoCloseable {
     /**
      * Starts the server.
      *
-     * @throws ServerConfig.ConfigException when a file the configuration names cannot be read or is invalid
+     * @throws ConfigException when a file the configuration names cannot be read or is invalid
      * @throws java.net.BindException when the API's address is taken or not local
      */
-    public static CloudTalkServer start(ServerConfig config)
-            throws ServerConfig.ConfigException, IOException, InterruptedException {
+    public static CloudTalkServer start(ServerConfig config) throws ConfigException, IOException, InterruptedException {
         requireNonNull(config, "config is null");
         StatusSource dynamicStatus;
         StatusSource staticStatus;
@@ -140,7 +140,7 @@ public final class CloudTalkServer implements AutoCloseable {
     }
 
     /** Reads a file that configuration key {@code key} names; any failure is that key's configuration error. */
-    private static <T> T fromFile(String key, Path file, FileReader<T> reader) throws ServerConfig.ConfigException {
+    private static <T> T fromFile(String key, Path file, FileReader<T> reader) throws ConfigException {
         try {
             return reader.read(file);
         } catch (FileSystemException e) {
@@ -148,9 +148,9 @@ public final class CloudTalkServer implements AutoCloseable {
             String reason = e instanceof NoSuchFileException
                     ? "no such file"
                     : e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getReason());
-            throw new ServerConfig.ConfigException("Invalid value " + file + " for " + key + ": " + reason);
+            throw new ConfigException("Invalid value " + file + " for " + key + ": " + reason);
         } catch (IOException | RuntimeException e) {
-            throw new ServerConfig.ConfigException("Invalid value " + file + " for " + key + ": " + e.getMessage());
+            throw new ConfigException("Invalid value " + file + " for " + key + ": " + e.getMessage());
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.status.cli.Launchers;
+import org.cloudtalk.status.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,13 +64,12 @@ public final class ServerMain implements Callable<Integer> {
             try {
                 server = CloudTalkServer.start(config);
             } catch (BindException e) {
-                throw new ServerConfig.ConfigException(
-                        "Invalid value " + config.bind().getPort()
-                                + " for port: cannot listen on "
-                                + config.bind().getAddress().getHostAddress() + ":"
-                                + config.bind().getPort() + " (" + e.getMessage() + ")");
+                throw new ConfigException("Invalid value " + config.bind().getPort()
+                        + " for port: cannot listen on "
+                        + config.bind().getAddress().getHostAddress() + ":"
+                        + config.bind().getPort() + " (" + e.getMessage() + ")");
             }
-        } catch (ServerConfig.ConfigException e) {
+        } catch (ConfigException e) {
             error("cloudtalk server: " + e.getMessage());
             return Launchers.CONFIG;
         }
@@ -78,14 +78,14 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     /** The server's keys: the flags', then the file's. */
-    private Map<String, String> values() throws ServerConfig.ConfigException {
+    private Map<String, String> values() throws ConfigException {
         Map<String, String> values = new HashMap<>();
         Launchers.putIfSet(values, "port", port);
         Launchers.putIfSet(values, "bind", bind);
         Launchers.putIfSet(values, "status.file", statusFile);
         Launchers.putIfSet(values, "status.key.file", keyFile);
         if (configFile != null) {
-            ServerConfig.read(configFile).forEach(values::putIfAbsent);
+            ServerConfig.read(configFile, "--config").forEach(values::putIfAbsent);
         }
         return values;
     }

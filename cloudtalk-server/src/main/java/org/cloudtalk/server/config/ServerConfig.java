@@ -1,17 +1,14 @@
 package org.cloudtalk.server.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.net.InetAddress;
+import static org.cloudtalk.status.config.ConfigValues.address;
+import static org.cloudtalk.status.config.ConfigValues.number;
+import static org.cloudtalk.status.config.ConfigValues.path;
+
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import org.cloudtalk.server.eval.packet.PacketSettings;
 import org.cloudtalk.server.eval.packet.PacketSimulator;
@@ -21,6 +18,8 @@ import org.cloudtalk.server.query.TenantLimits;
 import org.cloudtalk.server.topology.Topology;
 import org.cloudtalk.server.topology.TopologyException;
 import org.cloudtalk.server.topology.TopologyParser;
+import org.cloudtalk.status.config.ConfigException;
+import org.cloudtalk.status.config.ConfigValues;
 
 /**
  * The server's settings from a properties file and flag overrides; every key is in docs/server.md. Unknown keys and
@@ -87,34 +86,13 @@ public record ServerConfig(
             "packet.parallelism",
             "workers.per.tenant");
 
-    /** Thrown for a configuration the server cannot start with. */
-    public static final class ConfigException extends Exception {
-        public ConfigException(String message) {
-            super(message);
-        }
-    }
-
-    public static Map<String, String> read(Path file) throws ConfigException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new ConfigException(
-                    "Invalid value " + file + " for --config: cannot read it (" + e.getMessage() + ")");
-        }
-        Map<String, String> values = new LinkedHashMap<>();
-        properties
-                .stringPropertyNames()
-                .forEach(key -> values.put(key, properties.getProperty(key).trim()));
-        return values;
+    /** A properties file of server keys; {@code flag} names the option that gave it. */
+    public static Map<String, String> read(Path file, String flag) throws ConfigException {
+        return ConfigValues.read(file, flag);
     }
 
     public static ServerConfig from(Map<String, String> values) throws ConfigException {
-        for (String key : values.keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new ConfigException("Unknown configuration key " + key);
-            }
-        }
+        ConfigValues.checkKeys(values, KEYS::contains);
         Optional<Path> statusFile = path(values, "status.file");
         Optional<Path> keyFile = path(values, "status.key.file");
         if (statusFile.isEmpty() && keyFile.isEmpty()) {
@@ -185,44 +163,7 @@ public record ServerConfig(
         try {
             return Optional.of(TopologyParser.read(file.get()));
         } catch (TopologyException e) {
-            throw new ConfigException("Invalid value " + file.get() + " for topology.file: " + e.getMessage());
-        }
-    }
-
-    private static Optional<Path> path(Map<String, String> values, String key) {
-        String value = values.get(key);
-        return value == null || value.isEmpty() ? Optional.empty() : Optional.of(Path.of(value));
-    }
-
-    private static long number(Map<String, String> values, String key, long defaultValue, long min, long max)
-            throws ConfigException {
-        String value = values.get(key);
-        if (value == null || value.isEmpty()) {
-            return defaultValue;
-        }
-        long number;
-        try {
-            number = Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new ConfigException("Invalid value " + value + " for " + key + ": not a whole number");
-        }
-        if (number < min || number > max) {
-            throw new ConfigException(
-                    "Invalid value " + value + " for " + key + ": must be between " + min + " and " + max);
-        }
-        return number;
-    }
-
-    private static InetAddress address(Map<String, String> values, String key, String defaultValue)
-            throws ConfigException {
-        String value = values.getOrDefault(key, defaultValue);
-        if (!value.matches("\\d{1,3}(\\.\\d{1,3}){3}") && value.indexOf(':') < 0) {
-            throw new ConfigException("Invalid value " + value + " for " + key + ": not an IP address literal");
-        }
-        try {
-            return InetAddress.getByName(value);
-        } catch (UnknownHostException e) {
-            throw new ConfigException("Invalid value " + value + " for " + key + ": not an IP address literal");
+            throw ConfigException.invalid("topology.file", file.get().toString(), e.getMessage());
         }
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.cloudtalk.server.config.ServerConfig;
+import org.cloudtalk.status.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,7 @@ class TopologyConfigTest {
     void aBadTopologyStopsTheServerWithTheFileAndLine() throws IOException {
         Path file = Files.writeString(dir.resolve("bad.topo"), "tier host rate 1Gbps latency 1us buffer 5pkt\nrack\n");
         assertThatThrownBy(() -> ServerConfig.from(Map.of("status.file", "s.json", "topology.file", file.toString())))
-                .isInstanceOf(ServerConfig.ConfigException.class)
+                .isInstanceOf(ConfigException.class)
                 .hasMessage(
                         "Invalid value " + file + " for topology.file: line 2: expected 'rack NAME pod NAME HOST...'");
     }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
+import org.cloudtalk.status.config.ConfigException;
 
 /**
  * A real CloudTalk server on loopback whose host load the test sets: busy hosts have their NIC and disk almost
@@ -94,7 +95,7 @@ public final class ControlledCloudTalk implements AutoCloseable {
                     "1000000",
                     "limits.burst",
                     "100000")));
-        } catch (ServerConfig.ConfigException e) {
+        } catch (ConfigException e) {
             throw new IllegalStateException(e);
         }
         port = server.localAddress().getPort();

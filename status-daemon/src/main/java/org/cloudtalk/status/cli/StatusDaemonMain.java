@@ -1,15 +1,13 @@
 package org.cloudtalk.status.cli;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.net.BindException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.cloudtalk.status.config.ConfigException;
+import org.cloudtalk.status.config.ConfigValues;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
 import picocli.CommandLine.Command;
@@ -93,14 +91,7 @@ public final class StatusDaemonMain implements Callable<Integer> {
     Map<String, String> properties() throws ConfigException {
         Map<String, String> properties = new LinkedHashMap<>();
         if (configFile != null) {
-            Properties fromFile = new Properties();
-            try (Reader reader = Files.newBufferedReader(configFile)) {
-                fromFile.load(reader);
-            } catch (IOException e) {
-                throw new ConfigException(
-                        "Invalid value " + configFile + " for --config: cannot read it (" + e.getMessage() + ")");
-            }
-            fromFile.stringPropertyNames().forEach(key -> properties.put(key, fromFile.getProperty(key)));
+            properties.putAll(ConfigValues.read(configFile, "--config"));
         }
         Launchers.putIfSet(properties, "port", port);
         Launchers.putIfSet(properties, "bind", bind);

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.cloudtalk.status.sample.DiskCounters;
 import org.cloudtalk.status.sample.EndpointSettings;
 import org.cloudtalk.status.sample.NicCounters;
@@ -49,7 +47,6 @@ public record DaemonConfig(
     public static final int DEFAULT_PORT = 7450;
     private static final long DEFAULT_NIC_MBPS = 1000;
     private static final long DEFAULT_DISK_MIBPS = 200;
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
     private static final Set<String> GLOBAL_KEYS = Set.of(
             "bind",
             "port",
@@ -145,12 +142,8 @@ public record DaemonConfig(
         }
 
         void checkKeys() throws ConfigException {
-            for (String key : properties.keySet()) {
-                boolean known = GLOBAL_KEYS.contains(key) || ENDPOINT_KEYS.contains(key) || isEndpointKey(key);
-                if (!known) {
-                    throw new ConfigException("Unknown configuration key " + key);
-                }
-            }
+            ConfigValues.checkKeys(
+                    properties, key -> GLOBAL_KEYS.contains(key) || ENDPOINT_KEYS.contains(key) || isEndpointKey(key));
         }
 
         private static boolean isEndpointKey(String key) {
@@ -163,8 +156,7 @@ public record DaemonConfig(
         }
 
         Optional<String> value(String key) {
-            String value = properties.get(key);
-            return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+            return ConfigValues.value(properties, key);
         }
 
         String required(String key) throws ConfigException {
@@ -172,37 +164,11 @@ public record DaemonConfig(
         }
 
         long number(String key, long defaultValue, long min, long max) throws ConfigException {
-            Optional<String> value = value(key);
-            return value.isEmpty() ? defaultValue : parse(key, value.get(), min, max);
-        }
-
-        private static long parse(String key, String value, long min, long max) throws ConfigException {
-            long number;
-            try {
-                number = Long.parseLong(value);
-            } catch (NumberFormatException e) {
-                throw ConfigException.invalid(key, value, "not a whole number");
-            }
-            if (number < min || number > max) {
-                throw ConfigException.invalid(key, value, "must be between " + min + " and " + max);
-            }
-            return number;
+            return ConfigValues.number(properties, key, defaultValue, min, max);
         }
 
         InetAddress address(String key, String defaultValue) throws ConfigException {
-            return literal(key, value(key).orElse(defaultValue));
-        }
-
-        /** An IP literal; never a name, so configuration never waits on DNS. */
-        private static InetAddress literal(String key, String value) throws ConfigException {
-            if (!IPV4.matcher(value).matches() && value.indexOf(':') < 0) {
-                throw ConfigException.invalid(key, value, "not an IP address literal");
-            }
-            try {
-                return InetAddress.getByName(value);
-            } catch (UnknownHostException e) {
-                throw ConfigException.invalid(key, value, "not an IP address literal");
-            }
+            return ConfigValues.address(properties, key, defaultValue);
         }
 
         List<InetAddress> endpoints() throws ConfigException {
@@ -211,7 +177,7 @@ public record DaemonConfig(
             if (configured.isPresent()) {
                 for (String item : configured.get().split("[,\\s]+")) {
                     if (!item.isEmpty()) {
-                        endpoints.add(literal("endpoints", item));
+                        endpoints.add(ConfigValues.literal("endpoints", item));
                     }
                 }
             } else {
@@ -289,7 +255,7 @@ public record DaemonConfig(
         private long endpointNumber(String ip, String key, long defaultValue) throws ConfigException {
             String perEndpoint = "endpoint." + ip + "." + key;
             if (value(perEndpoint).isPresent()) {
-                return parse(perEndpoint, value(perEndpoint).get(), 1, 100_000_000);
+                return ConfigValues.parse(perEndpoint, value(perEndpoint).get(), 1, 100_000_000);
             }
             return number(key, defaultValue, 1, 100_000_000);
         }
