@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.server.cli.ServerMain;
 
 /**
  * A benchmark's server or daemons in their own JVM (this classpath, bounded heap, serial GC, warn-level logging), so
@@ -36,6 +37,37 @@ record ChildJvm(Process process, Path log) implements AutoCloseable {
                 .redirectOutput(log.toFile())
                 .start();
         return new ChildJvm(process, log);
+    }
+
+    /**
+     * A CloudTalk server in a child JVM (512 MiB heap, log {@code dir/server.log}) on a loopback port free now, with
+     * the keys in {@code settings} (properties lines) written to {@code dir/configName}; returned once it answers
+     * {@code /healthz}.
+     */
+    static Server startServer(Path dir, String configName, String... settings)
+            throws IOException, InterruptedException {
+        int port = freeTcpPort();
+        Path config = dir.resolve(configName);
+        List<String> lines = new ArrayList<>(List.of("bind=127.0.0.1", "port=" + port));
+        lines.addAll(List.of(settings));
+        Files.writeString(config, String.join("\n", lines) + "\n");
+        ChildJvm jvm =
+                start(dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString());
+        try {
+            jvm.awaitHealthy(port);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            jvm.close();
+            throw e;
+        }
+        return new Server(jvm, port);
+    }
+
+    /** A running server child and its API port; closing it stops the process. */
+    record Server(ChildJvm jvm, int port) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            jvm.close();
+        }
     }
 
     /**

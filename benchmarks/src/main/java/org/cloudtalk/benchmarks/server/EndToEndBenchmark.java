@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
 
@@ -54,26 +53,18 @@ public final class EndToEndBenchmark {
             System.out.printf(
                     Locale.ROOT, "%d daemons, %d keep-alive clients, %d s per run%n", DAEMONS, clients, seconds);
             for (int reuseMillis : new int[] {250, 0}) {
-                int port = ChildJvm.freeTcpPort();
-                Path config = dir.resolve("server-" + reuseMillis + ".properties");
-                Files.writeString(
-                        config,
-                        String.join(
-                                "\n",
-                                "bind=127.0.0.1",
-                                "port=" + port,
-                                "status.key.file=" + key,
-                                "locator.port=" + daemonPort,
-                                "status.reuse.ms=" + reuseMillis,
-                                "gather.wait.ms=20",
-                                "reservation.hold.ms=0",
-                                "limits.queries.per.second=10000000",
-                                "limits.burst=10000000",
-                                "workers=16",
-                                ""));
-                try (ChildJvm server = ChildJvm.start(
-                        dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
-                    server.awaitHealthy(port);
+                try (ChildJvm.Server server = ChildJvm.startServer(
+                        dir,
+                        "server-" + reuseMillis + ".properties",
+                        "status.key.file=" + key,
+                        "locator.port=" + daemonPort,
+                        "status.reuse.ms=" + reuseMillis,
+                        "gather.wait.ms=20",
+                        "reservation.hold.ms=0",
+                        "limits.queries.per.second=10000000",
+                        "limits.burst=10000000",
+                        "workers=16")) {
+                    int port = server.port();
                     load(port, query, clients, 3); // warm-up
                     // Latency of one query at a time, and what the server sustains with every client busy.
                     for (int concurrency : new int[] {1, clients}) {

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.cloudtalk.server.cli.ServerMain;
 
 /**
  * Tenant isolation: a victim tenant (127.0.0.1) sends 50 queries/s, within its quota, one at a time, and measures
@@ -43,23 +42,15 @@ public final class FloodBenchmark {
                     .append("\"diskReadCapacityBytesPerSecond\": 2e8, \"diskWriteCapacityBytesPerSecond\": 2e8}");
         }
         Files.writeString(status, "{\"hosts\": {" + hosts + "}}");
-        int port = ChildJvm.freeTcpPort();
-        Path config = dir.resolve("server.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "bind=127.0.0.1",
-                        "port=" + port,
-                        "status.file=" + status,
-                        "reservation.hold.ms=0",
-                        "limits.queries.per.second=100",
-                        "limits.burst=20",
-                        "workers=8",
-                        ""));
-        try (ChildJvm server = ChildJvm.start(
-                dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
-            server.awaitHealthy(port);
+        try (ChildJvm.Server server = ChildJvm.startServer(
+                dir,
+                "server.properties",
+                "status.file=" + status,
+                "reservation.hold.ms=0",
+                "limits.queries.per.second=100",
+                "limits.burst=20",
+                "workers=8")) {
+            int port = server.port();
             ErrorCauses victimErrors = new ErrorCauses();
             ErrorCauses floodErrors = new ErrorCauses();
             victim(port, 3, victimErrors); // warm-up

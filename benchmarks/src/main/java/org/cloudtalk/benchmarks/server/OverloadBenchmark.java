@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.cloudtalk.server.cli.ServerMain;
 
 /**
  * The server under load and abuse (issue 16), as its own process with a status file of ten hosts (110-200 Mbit/s):
@@ -69,24 +68,16 @@ public final class OverloadBenchmark {
                         + "\"diskWriteCapacityBytesPerSecond\": 2e8}}}");
         String query = "r2 = r3 = (" + candidates + ")\nf1 10.0.0.100 -> r2 size 256M\n"
                 + "f2 r2 -> r3 size sz(f1) transfer t(f1)";
-        int port = ChildJvm.freeTcpPort();
-        Path config = dir.resolve("server.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "bind=127.0.0.1",
-                        "port=" + port,
-                        "status.file=" + status,
-                        "reservation.hold.ms=300",
-                        "http.request.deadline.ms=2000",
-                        "limits.queries.per.second=10000000",
-                        "limits.burst=10000000",
-                        "workers=32",
-                        ""));
-        try (ChildJvm server = ChildJvm.start(
-                dir.resolve("server.log"), "512m", ServerMain.class.getName(), "--config", config.toString())) {
-            server.awaitHealthy(port);
+        try (ChildJvm.Server server = ChildJvm.startServer(
+                dir,
+                "server.properties",
+                "status.file=" + status,
+                "reservation.hold.ms=300",
+                "http.request.deadline.ms=2000",
+                "limits.queries.per.second=10000000",
+                "limits.burst=10000000",
+                "workers=32")) {
+            int port = server.port();
             byte[] request = RawHttp.post("/v1/query", query);
             spread(port, request, 3); // warm-up
             spread(port, request, seconds);
