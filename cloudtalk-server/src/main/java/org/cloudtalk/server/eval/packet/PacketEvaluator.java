@@ -51,7 +51,25 @@ public final class PacketEvaluator implements Evaluator {
 
     @Override
     public Evaluation evaluate(QueryModel query, ClusterState state, Deadline queryDeadline) {
-        // The simulations stop at the budget or at the query's own deadline, whichever comes first.
+        Simulations simulations = simulateAll(query, queryDeadline);
+        Simulated best = null;
+        for (Simulated simulated : simulations.simulated()) {
+            if (best == null || simulated.seconds() < best.seconds()) {
+                best = simulated;
+            }
+        }
+        if (Double.isInfinite(best.seconds())) {
+            throw new EvaluationException("no binding lets every flow finish within the simulator's horizon");
+        }
+        return new Evaluation(best.binding(), OptionalDouble.of(best.seconds()), simulations.notes());
+    }
+
+    /**
+     * Simulates the query's bindings (without symmetric duplicates, at most the binding limit) until the budget or the
+     * query's deadline, whichever comes first, and returns every binding simulated by then, in enumeration order. At
+     * least one binding is simulated, or this throws.
+     */
+    public Simulations simulateAll(QueryModel query, Deadline queryDeadline) {
         Duration budget = settings.budget().compareTo(queryDeadline.remaining()) < 0
                 ? settings.budget()
                 : queryDeadline.remaining();
@@ -75,36 +93,42 @@ public final class PacketEvaluator implements Evaluator {
         for (Binding binding : bindings) {
             runs.add(pool.submit(() -> simulate(query, plan, binding, deadline)));
         }
-        Binding best = null;
-        double bestSeconds = Double.POSITIVE_INFINITY;
-        int simulated = 0;
+        List<Simulated> simulated = new ArrayList<>();
         try {
             for (int i = 0; i < runs.size(); i++) {
                 Double seconds = result(runs.get(i), deadline);
                 if (seconds == null) {
                     notes.add("the budget of " + settings.budget().toMillis() + " ms (packet.budget.ms) ran out after "
-                            + simulated + " of " + bindings.size()
+                            + simulated.size() + " of " + bindings.size()
                             + " bindings: the answer is the best of those simulated");
                     break;
                 }
-                simulated++;
-                if (best == null || seconds < bestSeconds) {
-                    best = bindings.get(i);
-                    bestSeconds = seconds;
-                }
+                simulated.add(new Simulated(bindings.get(i), seconds));
             }
         } finally {
             runs.forEach(run -> run.cancel(true));
         }
-        if (best == null) {
+        if (simulated.isEmpty()) {
             queryDeadline.check();
             throw new EvaluationException("the packet evaluator simulated no binding within its budget of "
                     + settings.budget().toMillis() + " ms; raise packet.budget.ms");
         }
-        if (Double.isInfinite(bestSeconds)) {
-            throw new EvaluationException("no binding lets every flow finish within the simulator's horizon");
+        return new Simulations(simulated, bindings.size(), notes);
+    }
+
+    /** One binding's simulated completion time in seconds, infinite when some flow did not finish. */
+    public record Simulated(Binding binding, double seconds) {
+        public Simulated {
+            requireNonNull(binding, "binding is null");
         }
-        return new Evaluation(best, OptionalDouble.of(bestSeconds), notes);
+    }
+
+    /** The bindings simulated within the budget, out of how many were listed, and what the search left out. */
+    public record Simulations(List<Simulated> simulated, int listed, List<String> notes) {
+        public Simulations {
+            simulated = List.copyOf(simulated);
+            notes = List.copyOf(notes);
+        }
     }
 
     /** The binding's completion time, or null when the budget ran out first. */

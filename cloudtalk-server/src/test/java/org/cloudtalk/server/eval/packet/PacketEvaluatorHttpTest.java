@@ -109,27 +109,27 @@ class PacketEvaluatorHttpTest {
     @Test
     void saysWhenTheBudgetCutTheSearch() throws Exception {
         PacketSimulatorTest.assumeHelperBuilt();
-        // 28 candidates in r2, each simulation ~0.2 s of CPU: on two threads they need well over the 1.5 s budget.
+        // 28 candidates in r2, each simulation ~0.1-0.2 s of CPU: on two threads they need well over the 0.5 s budget.
         StringBuilder candidates = new StringBuilder();
         for (int c = 1; c <= 28; c++) {
             candidates.append("10.1.0.").append(c).append(' ');
         }
         String query = aggregation(28, candidates.toString().strip());
         HttpResponse<String> response =
-                post(settings(Optional.of(TopologyParser.parse(TOPOLOGY)), 1000, Duration.ofMillis(1500)), query);
+                post(settings(Optional.of(TopologyParser.parse(TOPOLOGY)), 1000, Duration.ofMillis(500)), query);
 
         // On a loaded machine even the first simulation may miss the budget; either way the budget cut the search.
         JsonNode answer = JSON.readTree(response.body());
         if (response.statusCode() == 422) {
             assertThat(answer.get("message").asText())
-                    .isEqualTo("the packet evaluator simulated no binding within its budget of 1500 ms; "
+                    .isEqualTo("the packet evaluator simulated no binding within its budget of 500 ms; "
                             + "raise packet.budget.ms");
             return;
         }
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         String note = answer.get("notes").get(0).asText();
         assertThat(note)
-                .matches("the budget of 1500 ms \\(packet.budget.ms\\) ran out after \\d+ of 28 bindings: "
+                .matches("the budget of 500 ms \\(packet.budget.ms\\) ran out after \\d+ of 28 bindings: "
                         + "the answer is the best of those simulated");
         assertThat(Integer.parseInt(note.replaceAll(".* after (\\d+) of .*", "$1")))
                 .isBetween(1, 27);

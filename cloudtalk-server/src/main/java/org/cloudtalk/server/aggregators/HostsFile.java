@@ -1,0 +1,44 @@
+package org.cloudtalk.server.aggregators;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.cloudtalk.lang.ast.Address;
+
+/** A list of hosts, one address per line; blank lines and {@code #} comments are skipped. */
+public final class HostsFile {
+    private HostsFile() {}
+
+    /**
+     * @throws IOException when the file cannot be read
+     * @throws HostsFileException when a line is not an address (the message names the file and line) or none is
+     */
+    public static List<Address> read(Path file) throws IOException, HostsFileException {
+        List<String> lines = Files.readAllLines(file);
+        List<Address> hosts = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String text = lines.get(i).replaceFirst("#.*", "").strip();
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                hosts.add(Address.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new HostsFileException(file + ": line " + (i + 1) + ": '" + text + "': " + e.getMessage());
+            }
+        }
+        if (hosts.isEmpty()) {
+            throw new HostsFileException(file + ": no addresses in it");
+        }
+        return hosts;
+    }
+
+    /** A hosts file whose content is wrong. */
+    public static final class HostsFileException extends Exception {
+        HostsFileException(String message) {
+            super(message);
+        }
+    }
+}
