@@ -8,9 +8,10 @@ per_thread=${2:-1000}
 rounds=${3:-3}
 csv=${4:-benchmarks/results/hdfs-block-allocation.csv}
 deadline_ms=${5:-10}
-mvn -B -ntp -q -pl hadoop-plugins -am test-compile -Dspotless.check.skip
-mvn -B -ntp -q -pl hadoop-plugins dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/bench.classpath
+# One reactor run: the sibling modules resolve to their target/classes, so nothing needs to be installed first. Each
+# module writes the file; hadoop-plugins comes last and leaves its own classpath there.
+mvn -B -ntp -q -pl hadoop-plugins -am test-compile dependency:build-classpath -Dspotless.check.skip \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/hadoop-plugins/target/bench.classpath"
 cp="hadoop-plugins/target/test-classes:hadoop-plugins/target/classes:$(cat hadoop-plugins/target/bench.classpath)"
 exec java -Xmx768m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=error \
