@@ -1,8 +1,8 @@
 package org.cloudtalk.server.config;
 
-import static org.cloudtalk.status.config.ConfigValues.address;
-import static org.cloudtalk.status.config.ConfigValues.number;
-import static org.cloudtalk.status.config.ConfigValues.path;
+import static org.cloudtalk.common.config.ConfigValues.address;
+import static org.cloudtalk.common.config.ConfigValues.number;
+import static org.cloudtalk.common.config.ConfigValues.path;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.cloudtalk.common.config.ConfigException;
+import org.cloudtalk.common.config.ConfigValues;
 import org.cloudtalk.server.eval.packet.PacketSettings;
 import org.cloudtalk.server.eval.packet.PacketSimulator;
 import org.cloudtalk.server.http.HttpLimits;
@@ -18,8 +20,6 @@ import org.cloudtalk.server.query.TenantLimits;
 import org.cloudtalk.server.topology.Topology;
 import org.cloudtalk.server.topology.TopologyException;
 import org.cloudtalk.server.topology.TopologyParser;
-import org.cloudtalk.status.config.ConfigException;
-import org.cloudtalk.status.config.ConfigValues;
 
 /**
  * The server's settings from a properties file and flag overrides; every key is in docs/server.md. Unknown keys and

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.server.config.ServerConfig;
-import org.cloudtalk.status.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

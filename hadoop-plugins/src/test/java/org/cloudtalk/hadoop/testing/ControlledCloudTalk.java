@@ -10,9 +10,9 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
-import org.cloudtalk.status.config.ConfigException;
 
 /**
  * A real CloudTalk server on loopback whose host load the test sets: busy hosts have their NIC and disk almost

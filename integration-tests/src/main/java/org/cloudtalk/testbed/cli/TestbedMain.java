@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.cloudtalk.status.cli.Launchers;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.status.wire.EndpointStatus;
 import org.cloudtalk.status.wire.WireException;
 import org.cloudtalk.testbed.Leftovers;

@@ -13,6 +13,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.status.wire.EndpointStatus;
 import org.cloudtalk.status.wire.KeyFile;
 import org.cloudtalk.status.wire.MessageAuthenticator;

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.cloudtalk.common.config.ConfigException;
+import org.cloudtalk.common.config.ConfigValues;
 import org.cloudtalk.status.sample.DiskCounters;
 import org.cloudtalk.status.sample.EndpointSettings;
 import org.cloudtalk.status.sample.NicCounters;

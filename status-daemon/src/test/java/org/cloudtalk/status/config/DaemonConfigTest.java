@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.status.FakeSystem;
 import org.cloudtalk.status.sample.EndpointSettings;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,4 +1,4 @@
-package org.cloudtalk.status.config;
+package org.cloudtalk.common.config;
 
 /** A configuration the server or the daemon cannot run with; the message says which key and why. */
 public final class ConfigException extends Exception {

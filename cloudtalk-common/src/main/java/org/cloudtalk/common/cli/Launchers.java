@@ -1,4 +1,4 @@
-package org.cloudtalk.status.cli;
+package org.cloudtalk.common.cli;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.cloudtalk.server.cli;
+package org.cloudtalk.tools;
 
 import java.io.ByteArrayInputStream;
 import java.io.PrintStream;
@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
-import org.cloudtalk.status.cli.Launchers;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package org.cloudtalk.server.cli;
+package org.cloudtalk.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

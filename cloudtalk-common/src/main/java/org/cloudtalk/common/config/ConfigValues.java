@@ -1,4 +1,4 @@
-package org.cloudtalk.status.config;
+package org.cloudtalk.common.config;
 
 import java.io.IOException;
 import java.io.Reader;

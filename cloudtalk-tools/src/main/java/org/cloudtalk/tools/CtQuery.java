@@ -1,4 +1,4 @@
-package org.cloudtalk.server.cli;
+package org.cloudtalk.tools;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +18,8 @@ import java.util.concurrent.Callable;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.lang.cli.CheckQuery;
-import org.cloudtalk.status.cli.Launchers;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

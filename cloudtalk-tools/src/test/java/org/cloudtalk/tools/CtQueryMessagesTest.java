@@ -1,0 +1,102 @@
+package org.cloudtalk.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.cloudtalk.common.cli.Launchers;
+import org.cloudtalk.server.CloudTalkServer;
+import org.cloudtalk.server.config.ServerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a user sees from ctquery: help, one-line errors in the user's words, and a hint when no status arrived. */
+class CtQueryMessagesTest {
+    @Test
+    void ctqueryHelpListsEvaluatorsAndExitCodes() {
+        Run help = ctquery("--help");
+        assertThat(help.exit).isZero();
+        assertThat(help.out)
+                .contains("Usage: ctquery")
+                .contains("HEURISTIC, FLOW, EXHAUSTIVE, REFINED")
+                .contains("Exit codes:");
+        assertThat(ctquery("--version").exit).isZero();
+    }
+
+    @Test
+    void ctqueryExplainsBadFlagsInWords() {
+        Run noScheme = ctquery("--server", "127.0.0.1:7480", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(noScheme.exit).isEqualTo(Launchers.USAGE);
+        assertThat(noScheme.err)
+                .startsWith("ctquery: Invalid value 127.0.0.1:7480 for --server: expected a URL such as "
+                        + CtQuery.DEFAULT_SERVER);
+        Run evaluator = ctquery("--evaluator", "bogus", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(evaluator.exit).isEqualTo(Launchers.USAGE);
+        assertThat(evaluator.err).contains("bogus").contains("HEURISTIC").doesNotContain("No enum constant");
+        Run timeout = ctquery("--timeout-ms", "abc", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(timeout.exit).isEqualTo(Launchers.USAGE);
+        assertThat(timeout.err).contains("'abc' is not a long").doesNotContain("For input string");
+        Run noQuery = ctquery();
+        assertThat(noQuery.exit).isEqualTo(Launchers.USAGE);
+        assertThat(noQuery.err).startsWith("ctquery: no query given");
+        assertThat((noScheme.err + evaluator.err + timeout.err + noQuery.err)).doesNotContain("\tat ");
+    }
+
+    @Test
+    void ctquerySaysWhenNothingListens() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        Run refused = ctquery("--server", "http://127.0.0.1:" + closedPort, "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(refused.exit).isEqualTo(Launchers.UNAVAILABLE);
+        assertThat(refused.err)
+                .isEqualTo("ctquery: cannot reach http://127.0.0.1:" + closedPort
+                        + ": connection refused (is a CloudTalk server listening there?)\n");
+    }
+
+    @Test
+    void ctquerySaysWhenNoStatusArrived(@TempDir Path temp) throws Exception {
+        Path key = temp.resolve("status.key");
+        Files.writeString(key, "loopback-test-key-0123456789");
+        int silentPort;
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            silentPort = socket.getLocalPort(); // no daemon listens there once it is closed
+        }
+        Map<String, String> values = new HashMap<>();
+        values.put("port", "0");
+        values.put("status.key.file", key.toString());
+        values.put("locator.port", Integer.toString(silentPort));
+        values.put("gather.wait.ms", "50");
+        try (CloudTalkServer server = CloudTalkServer.start(ServerConfig.from(values))) {
+            String url = "http://127.0.0.1:" + server.localAddress().getPort();
+            Run answered = ctquery("--server", url, "A = (127.0.0.1 127.0.0.2)\nf1 A -> 127.0.0.3 size 1M");
+            assertThat(answered.exit).isZero();
+            assertThat(answered.out)
+                    .contains("status 0 of 3 answered")
+                    .contains("# no status arrived: every host counted as heavily loaded");
+        }
+    }
+
+    private record Run(int exit, String out, String err) {}
+
+    private static Run ctquery(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = CtQuery.run(
+                args,
+                new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}
