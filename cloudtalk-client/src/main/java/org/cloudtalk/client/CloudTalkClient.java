@@ -14,6 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Executor;
+import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.client.api.HttpApi;
+import org.cloudtalk.client.api.HttpApi.Field;
+import org.cloudtalk.client.api.HttpApi.Param;
 import org.cloudtalk.lang.ast.Query;
 import org.cloudtalk.lang.print.QueryPrinter;
 
@@ -24,15 +28,6 @@ import org.cloudtalk.lang.print.QueryPrinter;
  * <p>Concurrency: thread-safe.
  */
 public final class CloudTalkClient {
-    /** Which evaluator the server should use. */
-    public enum Evaluator {
-        HEURISTIC,
-        FLOW,
-        EXHAUSTIVE,
-        REFINED,
-        PACKET
-    }
-
     private final URI base;
     private final HttpClient http;
 
@@ -66,7 +61,7 @@ public final class CloudTalkClient {
                 .build();
     }
 
-    public QueryResult query(Query query, Evaluator evaluator, boolean staticInfo, Duration deadline)
+    public QueryResult query(Query query, EvaluatorName evaluator, boolean staticInfo, Duration deadline)
             throws CloudTalkException, InterruptedException {
         return query(QueryPrinter.print(query), evaluator, staticInfo, false, deadline);
     }
@@ -75,14 +70,16 @@ public final class CloudTalkClient {
      * Sends query text; the deadline covers the whole call and is also the server's timeout. With {@code explain},
      * the result carries each candidate's score.
      */
-    public QueryResult query(String text, Evaluator evaluator, boolean staticInfo, boolean explain, Duration deadline)
+    public QueryResult query(
+            String text, EvaluatorName evaluator, boolean staticInfo, boolean explain, Duration deadline)
             throws CloudTalkException, InterruptedException {
         requireNonNull(text, "text is null");
-        String parameters = "evaluator=" + evaluator.name().toLowerCase(java.util.Locale.ROOT)
-                + "&info=" + (staticInfo ? "static" : "dynamic")
-                + "&explain=" + explain
-                + "&timeoutMs=" + Math.max(1, Math.min(60_000, deadline.toMillis()));
-        HttpRequest request = HttpRequest.newBuilder(base.resolve("/v1/query?" + parameters))
+        String parameters = Param.EVALUATOR + "=" + evaluator.wireName()
+                + "&" + Param.INFO + "=" + (staticInfo ? Param.STATIC : Param.DYNAMIC)
+                + "&" + Param.EXPLAIN + "=" + explain
+                + "&" + Param.TIMEOUT_MS + "="
+                + Math.max(1, Math.min(HttpApi.MAX_TIMEOUT_MILLIS, deadline.toMillis()));
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(HttpApi.QUERY_PATH + "?" + parameters))
                 .timeout(deadline)
                 .header("Content-Type", "text/plain; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
@@ -125,8 +122,8 @@ public final class CloudTalkClient {
                     e);
         }
         if (status != 200) {
-            String code = json.get("code") instanceof String s ? s : "HTTP_" + status;
-            String message = json.get("message") instanceof String s ? s : "HTTP " + status;
+            String code = json.get(Field.CODE) instanceof String s ? s : "HTTP_" + status;
+            String message = json.get(Field.MESSAGE) instanceof String s ? s : "HTTP " + status;
             CloudTalkException.Kind kind =
                     switch (status) {
                         case 400 -> CloudTalkException.Kind.QUERY_ERROR;
@@ -135,15 +132,16 @@ public final class CloudTalkClient {
                         default -> CloudTalkException.Kind.UNAVAILABLE;
                     };
             throw new CloudTalkException(
-                    kind, code, message, integer(json.get("line")), integer(json.get("column")), null);
+                    kind, code, message, integer(json.get(Field.LINE)), integer(json.get(Field.COLUMN)), null);
         }
         try {
             Map<String, String> bindings = new LinkedHashMap<>();
-            ((Map<?, ?>) json.get("bindings")).forEach((name, value) -> bindings.put((String) name, (String) value));
-            Object estimate = json.get("estimatedCompletionSeconds");
-            Map<?, ?> statusInfo = (Map<?, ?>) json.get("status");
+            ((Map<?, ?>) json.get(Field.BINDINGS))
+                    .forEach((name, value) -> bindings.put((String) name, (String) value));
+            Object estimate = json.get(Field.ESTIMATED_COMPLETION_SECONDS);
+            Map<?, ?> statusInfo = (Map<?, ?>) json.get(Field.STATUS);
             Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
-            if (json.get("explain") instanceof Map<?, ?> explain) {
+            if (json.get(Field.EXPLAIN) instanceof Map<?, ?> explain) {
                 explain.forEach((variable, candidates) -> {
                     Map<String, Double> byCandidate = new LinkedHashMap<>();
                     ((Map<?, ?>) candidates)
@@ -154,13 +152,13 @@ public final class CloudTalkClient {
             }
             return new QueryResult(
                     bindings,
-                    (String) json.get("evaluator"),
+                    (String) json.get(Field.EVALUATOR),
                     estimate instanceof Double d ? OptionalDouble.of(d) : OptionalDouble.empty(),
-                    integer(statusInfo.get("asked")),
-                    integer(statusInfo.get("answered")),
-                    integer(statusInfo.get("reused")),
-                    Boolean.TRUE.equals(statusInfo.get("sampled")),
-                    ((Double) json.get("elapsedMicros")).longValue(),
+                    integer(statusInfo.get(Field.STATUS_ASKED)),
+                    integer(statusInfo.get(Field.STATUS_ANSWERED)),
+                    integer(statusInfo.get(Field.STATUS_REUSED)),
+                    Boolean.TRUE.equals(statusInfo.get(Field.STATUS_SAMPLED)),
+                    ((Double) json.get(Field.ELAPSED_MICROS)).longValue(),
                     scores);
         } catch (ClassCastException | NullPointerException e) {
             throw new CloudTalkException(

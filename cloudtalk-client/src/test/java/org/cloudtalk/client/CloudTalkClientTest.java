@@ -9,6 +9,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.cloudtalk.client.api.ApiError;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.junit.jupiter.api.Test;
 
 class CloudTalkClientTest {
@@ -53,6 +55,26 @@ class CloudTalkClientTest {
     }
 
     @Test
+    void everyApiErrorArrivesWithItsCodeAndAKindThatFitsItsStatus() {
+        for (ApiError error : ApiError.values()) {
+            CloudTalkException refused = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> CloudTalkClient.interpret(
+                            error.httpStatus(), "{\"code\":\"" + error.name() + "\",\"message\":\"why\"}"));
+            assertThat(refused.code()).isEqualTo(error.name());
+            assertThat(refused.getMessage()).isEqualTo("why");
+            CloudTalkException.Kind expected =
+                    switch (error) {
+                        case BAD_REQUEST, BAD_PARAMETER -> CloudTalkException.Kind.QUERY_ERROR;
+                        case TOO_LARGE, OVER_LIMITS, UNANSWERABLE -> CloudTalkException.Kind.REFUSED;
+                        case RATE_LIMITED -> CloudTalkException.Kind.RATE_LIMITED;
+                        default -> CloudTalkException.Kind.UNAVAILABLE;
+                    };
+            assertThat(refused.kind()).as(error.name()).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void aServerThatIsDownIsUnavailableNotAnError() throws Exception {
         int port;
         try (ServerSocket unused = new ServerSocket(0)) {
@@ -62,11 +84,7 @@ class CloudTalkClientTest {
         CloudTalkException down = catchThrowableOfType(
                 CloudTalkException.class,
                 () -> client.query(
-                        "f1 10.0.0.1 -> 10.0.0.2",
-                        CloudTalkClient.Evaluator.HEURISTIC,
-                        false,
-                        false,
-                        Duration.ofSeconds(1)));
+                        "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(1)));
         assertThat(down.kind()).isEqualTo(CloudTalkException.Kind.UNAVAILABLE);
         assertThat(down.code()).isEqualTo("CONNECTION");
     }

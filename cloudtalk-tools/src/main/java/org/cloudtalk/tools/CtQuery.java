@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.lang.cli.CheckQuery;
 import picocli.CommandLine;
@@ -71,7 +72,7 @@ public final class CtQuery implements Callable<Integer> {
             paramLabel = "E",
             defaultValue = "heuristic",
             description = "one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
-    private CloudTalkClient.Evaluator evaluator;
+    private EvaluatorName evaluator;
 
     @Option(names = "--static", description = "judge by capacities only (info=static), not current load")
     private boolean staticInfo;

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
 import org.cloudtalk.server.query.Sampling;
@@ -120,8 +121,8 @@ public final class SamplingBenchmark {
                 new Reservations(Duration.ZERO));
         String query = "r2 = r3 = (" + String.join(" ", hosts) + ")\n"
                 + "f1 10.9.9.9 -> r2 size 256M\nf2 r2 -> r3 size sz(f1) transfer t(f1)";
-        QueryService.Options options = new QueryService.Options(
-                "bench", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5), false);
+        QueryService.Options options =
+                new QueryService.Options("bench", EvaluatorName.HEURISTIC, false, Duration.ofSeconds(5), false);
         int poor = 0;
         for (int i = 0; i < queries; i++) {
             Map<String, String> binding =

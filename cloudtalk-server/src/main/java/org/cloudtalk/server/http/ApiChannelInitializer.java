@@ -17,6 +17,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.client.api.ApiError;
 
 /**
  * The tenant API's pipeline: the connection cap, an idle timeout and the request deadline first, bounded HTTP framing,
@@ -92,14 +93,12 @@ public final class ApiChannelInitializer extends ChannelInitializer<SocketChanne
             return status.equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)
                     ? tooLarge()
                     : Responses.closing(Responses.error(
-                            status, "EXPECTATION_FAILED", "only the expectation 100-continue is supported"));
+                            ApiError.EXPECTATION_FAILED, "only the expectation 100-continue is supported"));
         }
 
         private FullHttpResponse tooLarge() {
-            return Responses.closing(Responses.error(
-                    HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                    "TOO_LARGE",
-                    "request body over " + maxContentLength() + " bytes"));
+            return Responses.closing(
+                    Responses.error(ApiError.TOO_LARGE, "request body over " + maxContentLength() + " bytes"));
         }
     }
 }

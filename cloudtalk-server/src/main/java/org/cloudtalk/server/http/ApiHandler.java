@@ -23,6 +23,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.cloudtalk.client.api.ApiError;
+import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.client.api.HttpApi;
+import org.cloudtalk.client.api.HttpApi.Field;
+import org.cloudtalk.client.api.HttpApi.Param;
 import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.query.Admission;
@@ -41,7 +46,6 @@ import org.slf4j.LoggerFactory;
 @ChannelHandler.Sharable
 public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
-    private static final long MAX_TIMEOUT_MILLIS = 60_000;
 
     private final QueryService service;
     private final Admission admission;
@@ -62,8 +66,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
         // Build one 503 now: the first would otherwise load and link the JSON writer on the event loop, at a
         // deadline, while the workers hold the processors (measured: half a second under load).
-        timedOut(new QueryService.Options(
-                        "warm-up", QueryService.EvaluatorKind.HEURISTIC, false, defaultTimeout, false))
+        timedOut(new QueryService.Options("warm-up", EvaluatorName.HEURISTIC, false, defaultTimeout, false))
                 .response()
                 .release();
     }
@@ -80,8 +83,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             String message = cause instanceof TooLongFrameException
                     ? "request line or headers too long"
                     : "malformed HTTP request";
-            ctx.writeAndFlush(
-                    Responses.closing(Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", message)));
+            ctx.writeAndFlush(Responses.closing(Responses.error(ApiError.BAD_REQUEST, message)));
             return;
         }
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
@@ -91,38 +93,31 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             path = uri.path();
             parameters = uri.parameters();
         } catch (IllegalArgumentException e) {
-            respond(
-                    ctx,
-                    request,
-                    Responses.error(
-                            HttpResponseStatus.BAD_REQUEST, "BAD_REQUEST", "bad percent-encoding in the request URI"));
+            respond(ctx, request, Responses.error(ApiError.BAD_REQUEST, "bad percent-encoding in the request URI"));
             return;
         }
         switch (path) {
-            case "/v1/query" -> {
+            case HttpApi.QUERY_PATH -> {
                 if (!request.method().equals(HttpMethod.POST)) {
                     respond(ctx, request, methodNotAllowed("POST"));
                     return;
                 }
                 query(ctx, request, parameters);
             }
-            case "/metrics" -> respond(
+            case HttpApi.METRICS_PATH -> respond(
                     ctx,
                     request,
                     request.method().equals(HttpMethod.GET)
                             ? Responses.text(
                                     HttpResponseStatus.OK, metrics.prometheusText(), "text/plain; version=0.0.4")
                             : methodNotAllowed("GET"));
-            case "/healthz" -> respond(
+            case HttpApi.HEALTH_PATH -> respond(
                     ctx,
                     request,
                     request.method().equals(HttpMethod.GET)
                             ? Responses.json(HttpResponseStatus.OK, Map.of("status", "ok"))
                             : methodNotAllowed("GET"));
-            default -> respond(
-                    ctx,
-                    request,
-                    Responses.error(HttpResponseStatus.NOT_FOUND, "NOT_FOUND", "no such resource: " + path));
+            default -> respond(ctx, request, Responses.error(ApiError.NOT_FOUND, "no such resource: " + path));
         }
     }
 
@@ -133,7 +128,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             options = options(ctx, parameters);
         } catch (IllegalArgumentException e) {
             metrics.query("bad_parameter", System.nanoTime() - start);
-            respond(ctx, request, Responses.error(HttpResponseStatus.BAD_REQUEST, "BAD_PARAMETER", e.getMessage()));
+            respond(ctx, request, Responses.error(ApiError.BAD_PARAMETER, e.getMessage()));
             return;
         }
         Admission.Ticket ticket;
@@ -142,11 +137,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         } catch (QueryRejectedException e) {
             // Refused here, on the I/O thread: a flooding tenant never occupies the queue or a worker.
             metrics.query("rate_limited", System.nanoTime() - start);
-            respond(
-                    ctx,
-                    request,
-                    Responses.error(
-                            HttpResponseStatus.TOO_MANY_REQUESTS, e.reason().name(), e.getMessage()));
+            respond(ctx, request, Responses.error(e.reason(), e.getMessage()));
             return;
         }
         // The clock starts now: time spent waiting for a worker counts against the deadline.
@@ -184,9 +175,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                     ctx,
                     request,
                     Responses.error(
-                            HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            "OVERLOADED",
-                            "the server is answering as many queries as it can; retry shortly"));
+                            ApiError.OVERLOADED, "the server is answering as many queries as it can; retry shortly"));
         }
     }
 
@@ -200,42 +189,27 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         } catch (QueryException e) {
             return new Outcome(Responses.queryErrors(e.errors()), "query_error", Optional.empty());
         } catch (QueryRejectedException e) {
-            HttpResponseStatus status =
-                    switch (e.reason()) {
-                        case TOO_LARGE -> HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
-                        case OVER_LIMITS, UNANSWERABLE -> HttpResponseStatus.UNPROCESSABLE_ENTITY;
-                        case RATE_LIMITED -> HttpResponseStatus.TOO_MANY_REQUESTS;
-                        case TIMED_OUT, UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
-                    };
             return new Outcome(
-                    Responses.error(status, e.reason().name(), e.getMessage()),
+                    Responses.error(e.reason(), e.getMessage()),
                     e.reason().name().toLowerCase(Locale.ROOT),
                     Optional.empty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome(
-                    Responses.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "UNAVAILABLE", "the server is stopping"),
-                    "unavailable",
-                    Optional.empty());
+                    Responses.error(ApiError.UNAVAILABLE, "the server is stopping"), "unavailable", Optional.empty());
         } catch (RuntimeException e) {
             log.error("failed to answer a query", e);
             return new Outcome(
-                    Responses.error(
-                            HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            "INTERNAL",
-                            "the server could not answer; the cause is in its log"),
+                    Responses.error(ApiError.INTERNAL, "the server could not answer; the cause is in its log"),
                     "internal_error",
                     Optional.empty());
         }
     }
 
     private static Outcome timedOut(QueryService.Options options) {
-        QueryRejectedException.Reason reason = QueryRejectedException.Reason.TIMED_OUT;
+        ApiError reason = ApiError.TIMED_OUT;
         return new Outcome(
-                Responses.error(
-                        HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        reason.name(),
-                        "no answer within " + options.timeout().toMillis() + " ms"),
+                Responses.error(reason, "no answer within " + options.timeout().toMillis() + " ms"),
                 reason.name().toLowerCase(Locale.ROOT),
                 Optional.empty());
     }
@@ -254,24 +228,24 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private static Map<String, Object> body(QueryService.Answer answer) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("bindings", new java.util.TreeMap<>(answer.binding().values()));
-        body.put("evaluator", answer.evaluator().name().toLowerCase(Locale.ROOT));
+        body.put(Field.BINDINGS, new java.util.TreeMap<>(answer.binding().values()));
+        body.put(Field.EVALUATOR, answer.evaluator().wireName());
         body.put(
-                "estimatedCompletionSeconds",
+                Field.ESTIMATED_COMPLETION_SECONDS,
                 answer.completionSeconds().isPresent()
                         ? answer.completionSeconds().getAsDouble()
                         : null);
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("asked", answer.statusAsked());
-        status.put("answered", answer.statusAnswered());
-        status.put("reused", answer.statusReused());
-        status.put("sampled", answer.sampled());
+        status.put(Field.STATUS_ASKED, answer.statusAsked());
+        status.put(Field.STATUS_ANSWERED, answer.statusAnswered());
+        status.put(Field.STATUS_REUSED, answer.statusReused());
+        status.put(Field.STATUS_SAMPLED, answer.sampled());
         // Hosts asked whose status did not come (in time, or fresh enough): they counted as heavily loaded.
-        status.put("missing", answer.statusAsked() - answer.statusAnswered());
-        body.put("status", status);
-        body.put("elapsedMicros", answer.elapsedNanos() / 1000);
+        status.put(Field.STATUS_MISSING, answer.statusAsked() - answer.statusAnswered());
+        body.put(Field.STATUS, status);
+        body.put(Field.ELAPSED_MICROS, answer.elapsedNanos() / 1000);
         if (!answer.notes().isEmpty()) {
-            body.put("notes", answer.notes());
+            body.put(Field.NOTES, answer.notes());
         }
         if (!answer.candidateScores().isEmpty()) {
             // The heuristic's score of each candidate (bytes/s of its scarcest resource, capacity - use / W);
@@ -280,29 +254,23 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             answer.candidateScores().forEach((variable, scores) -> {
                 Map<String, Object> shown = new LinkedHashMap<>();
                 scores.forEach((candidate, score) ->
-                        shown.put(candidate, score == Double.MAX_VALUE ? "unconstrained" : score));
+                        shown.put(candidate, score == Double.MAX_VALUE ? Field.UNCONSTRAINED : score));
                 explain.put(variable, shown);
             });
-            body.put("explain", explain);
+            body.put(Field.EXPLAIN, explain);
         }
         return body;
     }
 
     private QueryService.Options options(ChannelHandlerContext ctx, Map<String, List<String>> parameters) {
-        String evaluator = parameter(parameters, "evaluator", "heuristic");
-        QueryService.EvaluatorKind kind;
-        try {
-            kind = QueryService.EvaluatorKind.valueOf(evaluator.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "unknown evaluator '" + evaluator + "'; use heuristic, flow, exhaustive, refined or packet");
-        }
-        String info = parameter(parameters, "info", "dynamic");
-        if (!info.equals("dynamic") && !info.equals("static")) {
+        EvaluatorName kind =
+                EvaluatorName.fromWireName(parameter(parameters, Param.EVALUATOR, EvaluatorName.HEURISTIC.wireName()));
+        String info = parameter(parameters, Param.INFO, Param.DYNAMIC);
+        if (!info.equals(Param.DYNAMIC) && !info.equals(Param.STATIC)) {
             throw new IllegalArgumentException("info must be dynamic or static, not '" + info + "'");
         }
         Duration timeout = defaultTimeout;
-        String timeoutMs = parameter(parameters, "timeoutMs", null);
+        String timeoutMs = parameter(parameters, Param.TIMEOUT_MS, null);
         if (timeoutMs != null) {
             long millis;
             try {
@@ -310,19 +278,19 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             } catch (NumberFormatException e) {
                 millis = -1;
             }
-            if (millis < 1 || millis > MAX_TIMEOUT_MILLIS) {
+            if (millis < 1 || millis > HttpApi.MAX_TIMEOUT_MILLIS) {
                 throw new IllegalArgumentException(
-                        "timeoutMs must be 1 to " + MAX_TIMEOUT_MILLIS + ", not '" + timeoutMs + "'");
+                        Param.TIMEOUT_MS + " must be 1 to " + HttpApi.MAX_TIMEOUT_MILLIS + ", not '" + timeoutMs + "'");
             }
             timeout = Duration.ofMillis(millis);
         }
-        String explain = parameter(parameters, "explain", "false");
+        String explain = parameter(parameters, Param.EXPLAIN, "false");
         if (!explain.equals("true") && !explain.equals("false")) {
             throw new IllegalArgumentException("explain must be true or false, not '" + explain + "'");
         }
         String tenant =
                 ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
-        return new QueryService.Options(tenant, kind, info.equals("static"), timeout, explain.equals("true"));
+        return new QueryService.Options(tenant, kind, info.equals(Param.STATIC), timeout, explain.equals("true"));
     }
 
     private static String parameter(Map<String, List<String>> parameters, String name, String defaultValue) {
@@ -331,8 +299,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     private static FullHttpResponse methodNotAllowed(String allowed) {
-        FullHttpResponse response =
-                Responses.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED", "use " + allowed);
+        FullHttpResponse response = Responses.error(ApiError.METHOD_NOT_ALLOWED, "use " + allowed);
         response.headers().set(HttpHeaderNames.ALLOW, allowed);
         return response;
     }

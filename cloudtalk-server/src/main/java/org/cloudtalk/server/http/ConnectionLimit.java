@@ -6,8 +6,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.AttributeKey;
+import org.cloudtalk.client.api.ApiError;
 
 /**
  * Caps the open API connections. One over the cap is answered at once with the API's JSON 503 and closed, before
@@ -35,8 +35,7 @@ final class ConnectionLimit extends ChannelInboundHandlerAdapter {
             ctx.channel().config().setAutoRead(false);
             // Written from the head of the pipeline, ahead of the HTTP codec: the bytes are a complete response.
             ctx.writeAndFlush(Responses.encoded(Responses.closing(Responses.error(
-                            HttpResponseStatus.SERVICE_UNAVAILABLE,
-                            "TOO_MANY_CONNECTIONS",
+                            ApiError.TOO_MANY_CONNECTIONS,
                             "the server has " + maxConnections + " connections open; retry shortly"))))
                     .addListener(ChannelFutureListener.CLOSE);
             return;

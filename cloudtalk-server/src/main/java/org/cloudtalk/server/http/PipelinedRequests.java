@@ -6,9 +6,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
+import org.cloudtalk.client.api.ApiError;
 
 /**
  * HTTP/1.1 pipelining: a connection's requests are handed on one at a time, the next only once the previous one's
@@ -95,10 +95,8 @@ final class PipelinedRequests extends ChannelDuplexHandler {
         if (halfClosed) {
             ctx.close();
         } else {
-            ctx.writeAndFlush(Responses.closing(Responses.error(
-                            HttpResponseStatus.REQUEST_TIMEOUT,
-                            "REQUEST_TIMEOUT",
-                            "the request was not received in time")))
+            ctx.writeAndFlush(Responses.closing(
+                            Responses.error(ApiError.REQUEST_TIMEOUT, "the request was not received in time")))
                     .addListener(ChannelFutureListener.CLOSE);
         }
     }

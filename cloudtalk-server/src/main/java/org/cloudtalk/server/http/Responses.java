@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.cloudtalk.client.api.ApiError;
+import org.cloudtalk.client.api.HttpApi.Field;
 import org.cloudtalk.lang.QueryError;
 
 /** Builds the API's responses: JSON bodies with Content-Length, errors as {@code {"code", "message", ...}}. */
@@ -37,30 +39,30 @@ final class Responses {
         return bytes(status, body.getBytes(StandardCharsets.UTF_8), contentType);
     }
 
-    static FullHttpResponse error(HttpResponseStatus status, String code, String message) {
+    static FullHttpResponse error(ApiError code, String message) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("code", code);
-        body.put("message", message);
-        return json(status, body);
+        body.put(Field.CODE, code.name());
+        body.put(Field.MESSAGE, message);
+        return json(HttpResponseStatus.valueOf(code.httpStatus()), body);
     }
 
     /** 400 for a query that is not valid: the first error's position up front, every error in a list. */
     static FullHttpResponse queryErrors(List<QueryError> errors) {
         Map<String, Object> body = new LinkedHashMap<>();
         QueryError first = errors.get(0);
-        body.put("code", first.code().name());
-        body.put("message", first.formatted());
-        body.put("line", first.span().line());
-        body.put("column", first.span().column());
+        body.put(Field.CODE, first.code().name());
+        body.put(Field.MESSAGE, first.formatted());
+        body.put(Field.LINE, first.span().line());
+        body.put(Field.COLUMN, first.span().column());
         body.put(
                 "errors",
                 errors.stream()
                         .map(error -> {
                             Map<String, Object> item = new LinkedHashMap<>();
-                            item.put("code", error.code().name());
-                            item.put("message", error.formatted());
-                            item.put("line", error.span().line());
-                            item.put("column", error.span().column());
+                            item.put(Field.CODE, error.code().name());
+                            item.put(Field.MESSAGE, error.formatted());
+                            item.put(Field.LINE, error.span().line());
+                            item.put(Field.COLUMN, error.span().column());
                             return item;
                         })
                         .toList());

@@ -3,6 +3,7 @@ package org.cloudtalk.server.query;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.cloudtalk.client.api.ApiError;
 
 /**
  * Decides, before any work is queued, whether a tenant's query may proceed: within its rate (token bucket) and with
@@ -33,15 +34,13 @@ public final class Admission {
     /** @throws QueryRejectedException (RATE_LIMITED) when the tenant is over its rate or its in-flight cap */
     public Ticket admit(String tenant) {
         if (!rateLimiter.tryAcquire(tenant)) {
-            throw new QueryRejectedException(
-                    QueryRejectedException.Reason.RATE_LIMITED, "tenant " + tenant + " is over its query rate");
+            throw new QueryRejectedException(ApiError.RATE_LIMITED, "tenant " + tenant + " is over its query rate");
         }
         AtomicInteger count = inFlight.computeIfAbsent(tenant, unused -> new AtomicInteger());
         if (count.incrementAndGet() > maxInFlight) {
             count.decrementAndGet();
             throw new QueryRejectedException(
-                    QueryRejectedException.Reason.RATE_LIMITED,
-                    "tenant " + tenant + " already has " + maxInFlight + " queries in progress");
+                    ApiError.RATE_LIMITED, "tenant " + tenant + " already has " + maxInFlight + " queries in progress");
         }
         return () -> {
             if (count.decrementAndGet() == 0) {

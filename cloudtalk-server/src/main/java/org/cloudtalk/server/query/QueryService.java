@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import org.cloudtalk.client.api.ApiError;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.Query;
@@ -48,18 +50,9 @@ import org.cloudtalk.server.status.StatusSource;
  * <p>Concurrency: thread-safe; every piece of shared state (reservations, rate limiter, status sources) is.
  */
 public final class QueryService {
-    /** The evaluators a query may ask for by name. */
-    public enum EvaluatorKind {
-        HEURISTIC,
-        FLOW,
-        EXHAUSTIVE,
-        REFINED,
-        PACKET
-    }
-
     /** How to answer: which evaluator, dynamic or static information, and the deadline. */
     public record Options(
-            String tenant, EvaluatorKind evaluator, boolean staticInfo, Duration timeout, boolean explain) {
+            String tenant, EvaluatorName evaluator, boolean staticInfo, Duration timeout, boolean explain) {
         public Options {
             requireNonNull(tenant, "tenant is null");
             requireNonNull(evaluator, "evaluator is null");
@@ -73,7 +66,7 @@ public final class QueryService {
      */
     public record Answer(
             Binding binding,
-            EvaluatorKind evaluator,
+            EvaluatorName evaluator,
             OptionalDouble completionSeconds,
             int statusAsked,
             int statusAnswered,
@@ -100,7 +93,7 @@ public final class QueryService {
     private final Reservations reservations;
     private final Supplier<Random> randomness;
     private final QueryParser parser;
-    private final Map<EvaluatorKind, Evaluator> evaluators = new HashMap<>();
+    private final Map<EvaluatorName, Evaluator> evaluators = new HashMap<>();
     private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
 
     public QueryService(
@@ -176,18 +169,18 @@ public final class QueryService {
         Semaphore processors = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), true);
         // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow
         // estimator can take up to their deadline, so they share the processors' permits.
-        evaluators.put(EvaluatorKind.HEURISTIC, heuristic);
-        evaluators.put(EvaluatorKind.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
+        evaluators.put(EvaluatorName.HEURISTIC, heuristic);
+        evaluators.put(EvaluatorName.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
         evaluators.put(
-                EvaluatorKind.EXHAUSTIVE,
+                EvaluatorName.EXHAUSTIVE,
                 new ProcessorBound(new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator), processors));
         evaluators.put(
-                EvaluatorKind.REFINED,
+                EvaluatorName.REFINED,
                 new ProcessorBound(
                         new RefinedEvaluator(
                                 heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator),
                         processors));
-        evaluators.put(EvaluatorKind.PACKET, new PacketEvaluator(packet));
+        evaluators.put(EvaluatorName.PACKET, new PacketEvaluator(packet));
     }
 
     /**
@@ -208,8 +201,7 @@ public final class QueryService {
             return answerBy(text, options, deadline);
         } catch (DeadlineExceededException e) {
             throw new QueryRejectedException(
-                    QueryRejectedException.Reason.TIMED_OUT,
-                    "no answer within " + options.timeout().toMillis() + " ms");
+                    ApiError.TIMED_OUT, "no answer within " + options.timeout().toMillis() + " ms");
         }
     }
 
@@ -218,7 +210,7 @@ public final class QueryService {
         deadline.check();
         if (text.length() > limits.maxQueryChars()) {
             throw new QueryRejectedException(
-                    QueryRejectedException.Reason.TOO_LARGE,
+                    ApiError.TOO_LARGE,
                     "query is " + text.length() + " characters; the limit is " + limits.maxQueryChars());
         }
         Query parsed = parser.parse(text);
@@ -247,11 +239,11 @@ public final class QueryService {
                 evaluation = evaluator.evaluate(shuffled, state, deadline);
                 scores = options.explain() ? heuristic.explain(model, state, deadline) : Map.of();
             } catch (CostLimitException e) {
-                throw new QueryRejectedException(QueryRejectedException.Reason.OVER_LIMITS, e.getMessage());
+                throw new QueryRejectedException(ApiError.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
-                throw new QueryRejectedException(QueryRejectedException.Reason.UNANSWERABLE, e.getMessage());
+                throw new QueryRejectedException(ApiError.UNANSWERABLE, e.getMessage());
             } catch (SimulatorUnavailableException e) {
-                throw new QueryRejectedException(QueryRejectedException.Reason.UNAVAILABLE, e.getMessage());
+                throw new QueryRejectedException(ApiError.UNAVAILABLE, e.getMessage());
             }
             deadline.check();
             Map<String, ReservedLoad> load =
@@ -286,12 +278,12 @@ public final class QueryService {
         over(query.flows().size(), limits.maxFlows(), "flows");
         over(variables, limits.maxVariables(), "variables");
         over(candidates, limits.maxCandidates(), "candidate values (over all variables)");
-        if (options.evaluator() == EvaluatorKind.EXHAUSTIVE) {
+        if (options.evaluator() == EvaluatorName.EXHAUSTIVE) {
             // Bindings without the symmetric duplicates of interchangeable variables: those are not scored.
             double space = ExhaustiveEvaluator.searchSpace(new QueryModel(query));
             if (space > limits.maxExhaustiveBindings()) {
                 throw new QueryRejectedException(
-                        QueryRejectedException.Reason.OVER_LIMITS,
+                        ApiError.OVER_LIMITS,
                         String.format(
                                 "exhaustive search over %.0f bindings is over the limit of %d",
                                 space, limits.maxExhaustiveBindings()));
@@ -300,7 +292,7 @@ public final class QueryService {
             double cost = space * Math.max(1, query.flows().size());
             if (cost > limits.maxBindingFlows()) {
                 throw new QueryRejectedException(
-                        QueryRejectedException.Reason.OVER_LIMITS,
+                        ApiError.OVER_LIMITS,
                         String.format(
                                 "exhaustive search over %.0f bindings x %d flows = %.0f is over limits.binding.flows"
                                         + " = %d",
@@ -312,8 +304,7 @@ public final class QueryService {
     private static void over(long value, long limit, String what) {
         if (value > limit) {
             throw new QueryRejectedException(
-                    QueryRejectedException.Reason.OVER_LIMITS,
-                    "query has " + value + " " + what + "; the limit is " + limit);
+                    ApiError.OVER_LIMITS, "query has " + value + " " + what + "; the limit is " + limit);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
@@ -31,8 +32,8 @@ public final class Warmup {
      * Every evaluator that runs in this JVM. Not {@code packet}: its simulations are separate processes over a
      * configured topology, so there is nothing of it here to warm up (and without a topology it cannot answer).
      */
-    static final List<QueryService.EvaluatorKind> WARMED = Arrays.stream(QueryService.EvaluatorKind.values())
-            .filter(kind -> kind != QueryService.EvaluatorKind.PACKET)
+    static final List<EvaluatorName> WARMED = Arrays.stream(EvaluatorName.values())
+            .filter(kind -> kind != EvaluatorName.PACKET)
             .toList();
 
     private Warmup() {}
@@ -73,7 +74,7 @@ public final class Warmup {
             int everyKindOnce = QUERIES.length * WARMED.size();
             while (answered < everyKindOnce || System.nanoTime() - start < budget.toNanos()) {
                 String query = String.format(QUERIES[answered % QUERIES.length], candidates);
-                QueryService.EvaluatorKind kind = WARMED.get((answered / QUERIES.length) % WARMED.size());
+                EvaluatorName kind = WARMED.get((answered / QUERIES.length) % WARMED.size());
                 service.answer(query, new QueryService.Options("warm-up", kind, false, Duration.ofSeconds(5), true));
                 answered++;
             }

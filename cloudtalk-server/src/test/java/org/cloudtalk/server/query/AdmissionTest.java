@@ -3,6 +3,7 @@ package org.cloudtalk.server.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import org.cloudtalk.client.api.ApiError;
 import org.junit.jupiter.api.Test;
 
 class AdmissionTest {
@@ -14,7 +15,7 @@ class AdmissionTest {
         }
         QueryRejectedException refused =
                 catchThrowableOfType(QueryRejectedException.class, () -> admission.admit("10.0.0.1"));
-        assertThat(refused.reason()).isEqualTo(QueryRejectedException.Reason.RATE_LIMITED);
+        assertThat(refused.reason()).isEqualTo(ApiError.RATE_LIMITED);
         assertThat(refused.getMessage()).isEqualTo("tenant 10.0.0.1 is over its query rate");
         admission.admit("10.0.0.2").close();
     }

@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.client.api.ApiError;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.lang.ErrorCode;
 import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.server.deadline.Deadline;
@@ -54,7 +56,7 @@ class QueryServiceTest {
                 status, status, Duration.ofMillis(100), limits, Sampling.DEFAULT, new Reservations(hold, clock::get));
     }
 
-    static QueryService.Options options(QueryService.EvaluatorKind kind) {
+    static QueryService.Options options(EvaluatorName kind) {
         return new QueryService.Options("tenant-a", kind, false, Duration.ofSeconds(5), false);
     }
 
@@ -63,9 +65,7 @@ class QueryServiceTest {
         hosts(3, 100 * MIB);
         status.loads.put("10.0.0.1", new HostLoad(100 * MIB, 0, 100 * MIB, 90 * MIB, 100 * MIB, 0, 100 * MIB, 0));
         QueryService.Answer answer = service(TenantLimits.DEFAULT, Duration.ZERO)
-                .answer(
-                        "A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M",
-                        options(QueryService.EvaluatorKind.FLOW));
+                .answer("A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M", options(EvaluatorName.FLOW));
         assertThat(answer.binding().valueOf("A")).isEqualTo("10.0.0.2");
         assertThat(answer.completionSeconds().getAsDouble()).isEqualTo(1.0);
         assertThat(answer.statusAsked()).isEqualTo(3);
@@ -83,13 +83,13 @@ class QueryServiceTest {
         String query = "src = (10.0.0.1 10.0.0.2 10.0.0.3)\nf1 src -> 10.0.0.9 size 1G";
         List<String> chosen = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            chosen.add(service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+            chosen.add(service.answer(query, options(EvaluatorName.HEURISTIC))
                     .binding()
                     .valueOf("src"));
         }
         assertThat(chosen).doesNotHaveDuplicates().startsWith("10.0.0.3");
         clock.addAndGet(Duration.ofMillis(301).toNanos());
-        assertThat(service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+        assertThat(service.answer(query, options(EvaluatorName.HEURISTIC))
                         .binding()
                         .valueOf("src"))
                 .isEqualTo(chosen.get(0));
@@ -111,7 +111,7 @@ class QueryServiceTest {
             for (int i = 0; i < 8; i++) {
                 answers.add(pool.submit(() -> {
                     go.await();
-                    return service.answer(query, options(QueryService.EvaluatorKind.HEURISTIC))
+                    return service.answer(query, options(EvaluatorName.HEURISTIC))
                             .binding()
                             .valueOf("X");
                 }));
@@ -134,19 +134,18 @@ class QueryServiceTest {
         TenantLimits tight = new TenantLimits(200, 2, 2, 10, 10, 1e-9, 3);
         QueryService service = service(tight, Duration.ZERO);
         String small = "f1 10.0.0.1 -> 10.0.0.2 size 1";
-        assertThat(reason(service, "#".repeat(201), QueryService.EvaluatorKind.HEURISTIC))
-                .isEqualTo(QueryRejectedException.Reason.TOO_LARGE);
+        assertThat(reason(service, "#".repeat(201), EvaluatorName.HEURISTIC)).isEqualTo(ApiError.TOO_LARGE);
         assertThat(reason(
                         service,
                         small + "\nf2 10.0.0.1 -> 10.0.0.3 size 1\nf3 10.0.0.1 -> 10.0.0.4 size 1",
-                        QueryService.EvaluatorKind.HEURISTIC))
-                .isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+                        EvaluatorName.HEURISTIC))
+                .isEqualTo(ApiError.OVER_LIMITS);
         assertThat(reason(
                         service,
                         "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1",
-                        QueryService.EvaluatorKind.EXHAUSTIVE))
-                .isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
-        assertThat(reason(service, small, QueryService.EvaluatorKind.HEURISTIC)).isNull();
+                        EvaluatorName.EXHAUSTIVE))
+                .isEqualTo(ApiError.OVER_LIMITS);
+        assertThat(reason(service, small, EvaluatorName.HEURISTIC)).isNull();
     }
 
     @Test
@@ -159,20 +158,19 @@ class QueryServiceTest {
                         .repeat(10)
                         .formatted(1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10);
         QueryRejectedException overBindingFlows = catchThrowableOfType(
-                QueryRejectedException.class,
-                () -> service.answer(tenFlows, options(QueryService.EvaluatorKind.EXHAUSTIVE)));
-        assertThat(overBindingFlows.reason()).isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+                QueryRejectedException.class, () -> service.answer(tenFlows, options(EvaluatorName.EXHAUSTIVE)));
+        assertThat(overBindingFlows.reason()).isEqualTo(ApiError.OVER_LIMITS);
         assertThat(overBindingFlows.getMessage())
                 .isEqualTo("exhaustive search over 16 bindings x 10 flows = 160 is over limits.binding.flows = 100");
         // The flow estimator: ten flows ending one after another are ten events, over the limit of 3.
         QueryRejectedException overEvents = catchThrowableOfType(
-                QueryRejectedException.class, () -> service.answer(tenFlows, options(QueryService.EvaluatorKind.FLOW)));
-        assertThat(overEvents.reason()).isEqualTo(QueryRejectedException.Reason.OVER_LIMITS);
+                QueryRejectedException.class, () -> service.answer(tenFlows, options(EvaluatorName.FLOW)));
+        assertThat(overEvents.reason()).isEqualTo(ApiError.OVER_LIMITS);
         assertThat(overEvents.getMessage()).contains("limits.estimator.events");
         assertThat(reason(
                         service,
                         "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1M",
-                        QueryService.EvaluatorKind.EXHAUSTIVE))
+                        EvaluatorName.EXHAUSTIVE))
                 .isNull();
     }
 
@@ -192,7 +190,7 @@ class QueryServiceTest {
             query.append("f%d x%d -> disk size 1G rate r(f%d)\n".formatted(2 * i, i, 2 * i - 1));
         }
         QueryService.Answer answer = service(TenantLimits.DEFAULT, Duration.ZERO)
-                .answer(query.toString(), options(QueryService.EvaluatorKind.EXHAUSTIVE));
+                .answer(query.toString(), options(EvaluatorName.EXHAUSTIVE));
         assertThat(Set.copyOf(answer.binding().values().values())).hasSize(4);
         assertThat(answer.completionSeconds()).isPresent();
     }
@@ -205,8 +203,8 @@ class QueryServiceTest {
         now[0] = 1_000_000_000L; // a second later, when a worker takes it up
         QueryRejectedException timedOut =
                 catchThrowableOfType(QueryRejectedException.class, () -> service(TenantLimits.DEFAULT, Duration.ZERO)
-                        .answer("f1 10.0.0.1 -> 10.0.0.2 size 1M", options(QueryService.EvaluatorKind.FLOW), deadline));
-        assertThat(timedOut.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+                        .answer("f1 10.0.0.1 -> 10.0.0.2 size 1M", options(EvaluatorName.FLOW), deadline));
+        assertThat(timedOut.reason()).isEqualTo(ApiError.TIMED_OUT);
         assertThat(status.asked).as("no status gathered for it").isEmpty();
     }
 
@@ -224,9 +222,8 @@ class QueryServiceTest {
         Deadline deadline = Deadline.after(Duration.ofMillis(1000), () -> now[0] += 1_000_000);
         QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);
         QueryRejectedException timedOut = catchThrowableOfType(
-                QueryRejectedException.class,
-                () -> service.answer(query, options(QueryService.EvaluatorKind.REFINED), deadline));
-        assertThat(timedOut.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+                QueryRejectedException.class, () -> service.answer(query, options(EvaluatorName.REFINED), deadline));
+        assertThat(timedOut.reason()).isEqualTo(ApiError.TIMED_OUT);
         assertThat(now[0]).isEqualTo(1_001_000_000L);
         // And on the real clock: cut within 50 ms of a 300 ms deadline, plus any time the machine kept this thread
         // from running (other builds share it).
@@ -237,13 +234,9 @@ class QueryServiceTest {
                     () -> service.answer(
                             query,
                             new QueryService.Options(
-                                    "tenant-a",
-                                    QueryService.EvaluatorKind.REFINED,
-                                    false,
-                                    Duration.ofMillis(300),
-                                    false)));
+                                    "tenant-a", EvaluatorName.REFINED, false, Duration.ofMillis(300), false)));
             long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
-            assertThat(real.reason()).isEqualTo(QueryRejectedException.Reason.TIMED_OUT);
+            assertThat(real.reason()).isEqualTo(ApiError.TIMED_OUT);
             assertThat(elapsedMillis).isBetween(300L, 350L + probe.worstMillis());
         }
     }
@@ -252,17 +245,16 @@ class QueryServiceTest {
     void reportsUnanswerableQueriesAndQueryErrors() throws Exception {
         hosts(2, 100 * MIB);
         QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);
-        assertThat(reason(service, "A = B = (10.0.0.1)\nf1 A -> B size 1", QueryService.EvaluatorKind.HEURISTIC))
-                .isEqualTo(QueryRejectedException.Reason.UNANSWERABLE);
+        assertThat(reason(service, "A = B = (10.0.0.1)\nf1 A -> B size 1", EvaluatorName.HEURISTIC))
+                .isEqualTo(ApiError.UNANSWERABLE);
         assertThat(reason(
                         service,
                         "A = B = C = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5)\nf1 A -> B size 1\n"
                                 + "f2 B -> C size 1",
-                        QueryService.EvaluatorKind.EXHAUSTIVE))
+                        EvaluatorName.EXHAUSTIVE))
                 .isNull();
         QueryException error = catchThrowableOfType(
-                QueryException.class,
-                () -> service.answer("f1 A -> 10.0.0.1", options(QueryService.EvaluatorKind.HEURISTIC)));
+                QueryException.class, () -> service.answer("f1 A -> 10.0.0.1", options(EvaluatorName.HEURISTIC)));
         assertThat(error.first().code()).isEqualTo(ErrorCode.UNDECLARED_VARIABLE);
         assertThat(error.first().formatted()).startsWith("line 1:4:");
     }
@@ -278,14 +270,13 @@ class QueryServiceTest {
                 .answer(
                         "R1 = R2 = R3 = (" + candidates.toString().trim() + ")\nf1 10.9.9.9 -> R1 size 1M\n"
                                 + "f2 R1 -> R2 size 1M\nf3 R2 -> R3 size 1M",
-                        options(QueryService.EvaluatorKind.HEURISTIC));
+                        options(EvaluatorName.HEURISTIC));
         assertThat(answer.sampled()).isTrue();
         assertThat(answer.statusAsked()).isEqualTo(Sampling.DEFAULT.sampleSize() + 1);
         assertThat(Set.copyOf(answer.binding().values().values())).hasSize(3);
     }
 
-    private QueryRejectedException.Reason reason(QueryService service, String query, QueryService.EvaluatorKind kind)
-            throws InterruptedException {
+    private ApiError reason(QueryService service, String query, EvaluatorName kind) throws InterruptedException {
         try {
             service.answer(query, options(kind));
             return null;

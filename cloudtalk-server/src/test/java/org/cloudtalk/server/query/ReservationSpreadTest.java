@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.state.HostLoad;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +34,7 @@ class ReservationSpreadTest {
     }
 
     static QueryService.Options options() {
-        return new QueryService.Options(
-                "tenant-a", QueryService.EvaluatorKind.HEURISTIC, false, Duration.ofSeconds(5), false);
+        return new QueryService.Options("tenant-a", EvaluatorName.HEURISTIC, false, Duration.ofSeconds(5), false);
     }
 
     /** Ten hosts of 110-200 Mbit/s, idle, as the end-to-end benchmark's daemons report them. */

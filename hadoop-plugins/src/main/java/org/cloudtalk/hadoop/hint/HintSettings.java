@@ -7,19 +7,14 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
-import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 
 /**
  * How a Hadoop plugin talks to its local CloudTalk server, from {@code cloudtalk.*} keys (docs/hadoop-plugins.md).
  * Bad values are {@link IllegalArgumentException}s saying {@code Invalid value V for K: reason}.
  */
 public record HintSettings(
-        URI server,
-        Duration deadline,
-        CloudTalkClient.Evaluator evaluator,
-        int threads,
-        Duration backoff,
-        Duration logInterval) {
+        URI server, Duration deadline, EvaluatorName evaluator, int threads, Duration backoff, Duration logInterval) {
     public static final String SERVER_URI = "cloudtalk.server.uri";
     public static final String DEADLINE_MS = "cloudtalk.deadline.ms";
     public static final String EVALUATOR = "cloudtalk.evaluator";
@@ -97,10 +92,10 @@ public record HintSettings(
         return uri;
     }
 
-    private static CloudTalkClient.Evaluator evaluator(Configuration conf) {
+    private static EvaluatorName evaluator(Configuration conf) {
         String value = conf.getTrimmed(EVALUATOR, "heuristic");
         try {
-            return CloudTalkClient.Evaluator.valueOf(value.toUpperCase(Locale.ROOT));
+            return EvaluatorName.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw invalid(value, EVALUATOR, "must be heuristic, flow, exhaustive or refined");
         }

@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.hadoop.hdfs.read.CloudTalkNetworkTopology;
 import org.cloudtalk.hadoop.hdfs.write.CloudTalkBlockPlacementPolicy;
 import org.cloudtalk.hadoop.hint.HintSettings;
@@ -130,7 +131,7 @@ public final class BlockAllocationBench {
         String query = QueryPrinter.print(QueryBuilder.daisyChainWrite("127.0.0.1", 3, HOSTS, PluginFixture.BLOCK)
                 .build());
         for (int i = 0; i < 1000; i++) {
-            direct.query(query, CloudTalkClient.Evaluator.HEURISTIC, false, true, Duration.ofSeconds(5));
+            direct.query(query, EvaluatorName.HEURISTIC, false, true, Duration.ofSeconds(5));
         }
     }
 

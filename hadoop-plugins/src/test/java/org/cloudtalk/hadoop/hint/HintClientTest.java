@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
 import org.cloudtalk.hadoop.testing.MisbehavingServer;
 import org.cloudtalk.lang.ast.Query;
@@ -134,7 +134,7 @@ class HintClientTest {
         HintSettings settings = new HintSettings(
                 URI.create(uri),
                 Duration.ofMillis(deadlineMs),
-                CloudTalkClient.Evaluator.HEURISTIC,
+                EvaluatorName.HEURISTIC,
                 threads,
                 Duration.ofMillis(backoffMs),
                 Duration.ofSeconds(60));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
-import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.hadoop.hdfs.HdfsHintSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +19,7 @@ class HintSettingsTest {
         assertThat(settings.hints().server()).hasToString("http://127.0.0.1:7480");
         assertThat(settings.hints().deadline()).isEqualTo(Duration.ofMillis(10));
         assertThat(settings.hints().backoff()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(settings.hints().evaluator()).isEqualTo(CloudTalkClient.Evaluator.HEURISTIC);
+        assertThat(settings.hints().evaluator()).isEqualTo(EvaluatorName.HEURISTIC);
         assertThat(settings.writeEnabled()).isTrue();
         assertThat(settings.readEnabled()).isTrue();
         assertThat(settings.maxCandidates()).isEqualTo(30);

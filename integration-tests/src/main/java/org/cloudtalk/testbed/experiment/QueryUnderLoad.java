@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
@@ -185,7 +186,7 @@ public final class QueryUnderLoad implements Experiment {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (true) {
             try {
-                client.query(query, CloudTalkClient.Evaluator.HEURISTIC, false, false, Duration.ofSeconds(2));
+                client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
                 return;
             } catch (CloudTalkException e) {
                 if (System.nanoTime() > deadline) {
@@ -201,7 +202,7 @@ public final class QueryUnderLoad implements Experiment {
 
     private static QueryResult ask(CloudTalkClient client, String query) {
         try {
-            return client.query(query, CloudTalkClient.Evaluator.HEURISTIC, false, false, Duration.ofSeconds(2));
+            return client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
         } catch (CloudTalkException e) {
             throw new TestbedException("query failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 
 /**
  * The plugin's settings, from the {@code <shardHandlerFactory>} init args in {@code solr.xml}; every key is documented
@@ -23,7 +23,7 @@ public record AdvisorConfig(
         Duration cacheTtl,
         long responseBytes,
         long diskReadBytes,
-        CloudTalkClient.Evaluator evaluator,
+        EvaluatorName evaluator,
         Map<String, String> hostMap,
         Optional<Path> hostMapFile,
         int threads) {
@@ -94,9 +94,9 @@ public record AdvisorConfig(
         }
     }
 
-    private static CloudTalkClient.Evaluator evaluator(String value) {
+    private static EvaluatorName evaluator(String value) {
         try {
-            return CloudTalkClient.Evaluator.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            return EvaluatorName.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(EVALUATOR, value, "expected heuristic, flow, exhaustive or refined");
         }

@@ -6,13 +6,14 @@ import java.time.Duration;
 import java.util.Map;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
+import org.cloudtalk.client.api.EvaluatorName;
 
 /** Asks a CloudTalk server with dynamic load information. */
 public final class ClientHintSource implements HintSource {
     private final CloudTalkClient client;
-    private final CloudTalkClient.Evaluator evaluator;
+    private final EvaluatorName evaluator;
 
-    public ClientHintSource(CloudTalkClient client, CloudTalkClient.Evaluator evaluator) {
+    public ClientHintSource(CloudTalkClient client, EvaluatorName evaluator) {
         this.client = requireNonNull(client, "client is null");
         this.evaluator = requireNonNull(evaluator, "evaluator is null");
     }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.api.EvaluatorName;
 import org.junit.jupiter.api.Test;
 
 class AdvisorConfigTest {
@@ -19,7 +19,7 @@ class AdvisorConfigTest {
         assertThat(config.cacheTtl()).isEqualTo(Duration.ofMillis(200));
         assertThat(config.responseBytes()).isEqualTo(10 * 1024);
         assertThat(config.diskReadBytes()).isZero();
-        assertThat(config.evaluator()).isEqualTo(CloudTalkClient.Evaluator.HEURISTIC);
+        assertThat(config.evaluator()).isEqualTo(EvaluatorName.HEURISTIC);
         assertThat(config.hostMap()).isEmpty();
         assertThat(config.hostMapFile()).isEmpty();
         assertThat(config.threads()).isEqualTo(2);

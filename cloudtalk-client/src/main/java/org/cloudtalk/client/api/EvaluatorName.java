@@ -1,0 +1,32 @@
+package org.cloudtalk.client.api;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** The evaluators a query may ask for ({@link HttpApi.Param#EVALUATOR}), by their names on the wire. */
+public enum EvaluatorName {
+    HEURISTIC,
+    FLOW,
+    EXHAUSTIVE,
+    REFINED,
+    PACKET;
+
+    /** The name in the API: lower case. */
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The evaluator named {@code wireName}; the exception's message lists the names there are. */
+    public static EvaluatorName fromWireName(String wireName) {
+        for (EvaluatorName evaluator : values()) {
+            if (evaluator.wireName().equals(wireName)) {
+                return evaluator;
+            }
+        }
+        List<String> names =
+                Arrays.stream(values()).map(EvaluatorName::wireName).toList();
+        throw new IllegalArgumentException("unknown evaluator '" + wireName + "'; use "
+                + String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1));
+    }
+}
