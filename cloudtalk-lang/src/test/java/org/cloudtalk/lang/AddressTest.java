@@ -59,4 +59,15 @@ class AddressTest {
     void rejects(String literal) {
         assertThatThrownBy(() -> Address.parse(literal)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10.0.0.1", "127.0.0.2", "::1", "2001:db8::1:0:0:1", "fe80::"})
+    void convertsToAndFromTheJdksTypeWithoutChangingIdentity(String literal) throws Exception {
+        Address address = Address.parse(literal);
+
+        java.net.InetAddress jdk = address.toInetAddress();
+
+        assertThat(Address.of(jdk)).isEqualTo(address);
+        assertThat(jdk).isEqualTo(java.net.InetAddress.getByName(literal));
+    }
 }

@@ -109,7 +109,7 @@ public final class SamplingBenchmark {
         loads.put("10.9.9.9", new HostLoad(125e6, 0, 125e6, 0, 5e8, 0, 5e8, 0));
         StatusSource status = (addresses, wait) -> {
             Map<String, HostLoad> known = new HashMap<>();
-            addresses.forEach(address -> known.put(address, loads.get(address)));
+            addresses.forEach(address -> known.put(address.text(), loads.get(address.text())));
             return new StatusSource.Gathered(new ClusterState(known), addresses.size(), addresses.size(), 0);
         };
         QueryService service = new QueryService(

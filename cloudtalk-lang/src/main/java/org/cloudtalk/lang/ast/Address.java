@@ -2,6 +2,9 @@ package org.cloudtalk.lang.ast;
 
 import static java.util.Objects.requireNonNull;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
 /**
  * A literal IP address in canonical text form: dotted decimal for IPv4, RFC 5952 for IPv6. Parsing never resolves
  * names (no DNS on the query path).
@@ -24,6 +27,33 @@ public record Address(String text, Family family) {
     public static Address parse(String literal) {
         requireNonNull(literal, "literal is null");
         return literal.indexOf(':') >= 0 ? parseV6(literal) : parseV4(literal);
+    }
+
+    /** The canonical address of a JDK address (its scope, if any, dropped); no name lookup. */
+    public static Address of(InetAddress address) {
+        requireNonNull(address, "address is null");
+        byte[] bytes = address.getAddress();
+        if (bytes.length == 4) {
+            int[] octets = new int[4];
+            for (int i = 0; i < 4; i++) {
+                octets[i] = bytes[i] & 0xff;
+            }
+            return new Address(formatV4(octets), Family.IPV4);
+        }
+        int[] groups = new int[8];
+        for (int i = 0; i < 8; i++) {
+            groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
+        }
+        return new Address(formatV6(groups), Family.IPV6);
+    }
+
+    /** This address as the JDK's type, to send to it; no name lookup (the text is a literal). */
+    public InetAddress toInetAddress() {
+        try {
+            return InetAddress.getByName(text);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("not an address literal: " + text, e);
+        }
     }
 
     /** {@code 0.0.0.0} or {@code ::}: the query language's "unknown source". */

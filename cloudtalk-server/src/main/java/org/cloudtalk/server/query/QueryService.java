@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.cloudtalk.client.api.ApiError;
 import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.Query;
@@ -224,14 +225,16 @@ public final class QueryService {
         StatusSource source = options.staticInfo() ? staticStatus : dynamicStatus;
         deadline.check();
         Duration left = deadline.remaining();
-        Set<String> hosts = hosts(query);
+        Set<Address> hosts = hosts(query);
         StatusSource.Gathered gathered = source.gather(hosts, left.compareTo(gatherWait) < 0 ? left : gatherWait);
         deadline.check();
         Set<String> literal = literal(query);
+        // Evaluation keys hosts by their canonical text (what Address.text() gives), as bindings and reservations do.
+        List<String> hostKeys = hosts.stream().map(Address::text).toList();
 
         Evaluator evaluator = evaluators.get(options.evaluator());
         for (int attempt = 1; ; attempt++) {
-            Reservations.Snapshot held = reservations.snapshot(hosts);
+            Reservations.Snapshot held = reservations.snapshot(hostKeys);
             ClusterState state = held.applyTo(gathered.state(), literal, HeuristicEvaluator.DEFAULT_WEIGHT);
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
@@ -309,19 +312,19 @@ public final class QueryService {
     }
 
     /** Every host the query names: literal endpoints and candidates. */
-    static Set<String> hosts(Query query) {
-        Set<String> hosts = new HashSet<>();
+    static Set<Address> hosts(Query query) {
+        Set<Address> hosts = new HashSet<>();
         for (VariableDeclaration declaration : query.declarations()) {
             for (Endpoint candidate : declaration.candidates()) {
-                if (candidate instanceof Endpoint.Host) {
-                    hosts.add(QueryPrinter.print(candidate));
+                if (candidate instanceof Endpoint.Host host) {
+                    hosts.add(host.address());
                 }
             }
         }
         for (Flow flow : query.flows()) {
             for (Endpoint endpoint : new Endpoint[] {flow.source(), flow.destination()}) {
-                if (endpoint instanceof Endpoint.Host) {
-                    hosts.add(QueryPrinter.print(endpoint));
+                if (endpoint instanceof Endpoint.Host host) {
+                    hosts.add(host.address());
                 }
             }
         }

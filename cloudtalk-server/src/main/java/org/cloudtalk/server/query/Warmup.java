@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
@@ -46,12 +47,12 @@ public final class Warmup {
         long start = System.nanoTime();
         StatusSource idle = new StatusSource() {
             @Override
-            public Gathered gather(Set<String> addresses, Duration wait) {
+            public Gathered gather(Set<Address> addresses, Duration wait) {
                 Map<String, HostLoad> loads = new HashMap<>();
                 int i = 0;
-                for (String address : addresses) {
+                for (Address address : addresses) {
                     double capacity = 1e8 + 1e6 * (i++ % 7);
-                    loads.put(address, new HostLoad(capacity, 0, capacity, capacity / 3, 2e8, 0, 2e8, 0));
+                    loads.put(address.text(), new HostLoad(capacity, 0, capacity, capacity / 3, 2e8, 0, 2e8, 0));
                 }
                 return new Gathered(new ClusterState(loads), addresses.size(), addresses.size(), 0);
             }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 
@@ -18,7 +19,7 @@ public final class CapacityOnlyStatusSource implements StatusSource {
     }
 
     @Override
-    public Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException {
+    public Gathered gather(Set<Address> addresses, Duration wait) throws InterruptedException {
         Gathered gathered = delegate.gather(addresses, wait);
         Map<String, HostLoad> idle = new HashMap<>();
         gathered.state()

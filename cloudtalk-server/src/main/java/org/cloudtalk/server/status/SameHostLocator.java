@@ -1,9 +1,8 @@
 package org.cloudtalk.server.status;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
+import org.cloudtalk.lang.ast.Address;
 
 /** The paper's in-VM deployment: every endpoint runs its own daemon, on its own address at a fixed port. */
 public final class SameHostLocator implements Locator {
@@ -17,12 +16,7 @@ public final class SameHostLocator implements Locator {
     }
 
     @Override
-    public Optional<InetSocketAddress> locate(String address) {
-        try {
-            // Addresses reaching here are canonical IP literals from the parser: no name resolution happens.
-            return Optional.of(new InetSocketAddress(InetAddress.getByName(address), port));
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
+    public Optional<InetSocketAddress> locate(Address address) {
+        return Optional.of(new InetSocketAddress(address.toInetAddress(), port));
     }
 }

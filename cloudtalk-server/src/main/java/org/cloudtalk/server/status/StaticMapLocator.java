@@ -1,7 +1,6 @@
 package org.cloudtalk.server.status;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +15,14 @@ import org.cloudtalk.lang.ast.Address;
  * hypervisor's daemon answering for its VMs' addresses.
  */
 public final class StaticMapLocator implements Locator {
-    private final Map<String, InetSocketAddress> daemons;
+    private final Map<Address, InetSocketAddress> daemons;
 
-    private StaticMapLocator(Map<String, InetSocketAddress> daemons) {
+    private StaticMapLocator(Map<Address, InetSocketAddress> daemons) {
         this.daemons = Map.copyOf(daemons);
     }
 
     public static StaticMapLocator read(Path file) throws IOException {
-        Map<String, InetSocketAddress> daemons = new HashMap<>();
+        Map<Address, InetSocketAddress> daemons = new HashMap<>();
         List<String> lines = Files.readAllLines(file);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).replaceFirst("#.*", "").trim();
@@ -36,14 +35,13 @@ public final class StaticMapLocator implements Locator {
                 if (colon < 0) {
                     throw new IllegalArgumentException("expected ENDPOINT DAEMON_IP:PORT");
                 }
-                String endpoint = Address.parse(fields[0]).text();
+                Address endpoint = Address.parse(fields[0]);
                 String daemonHost =
                         fields[1].substring(0, colon).replace("[", "").replace("]", "");
                 int port = Integer.parseInt(fields[1].substring(colon + 1));
                 daemons.put(
                         endpoint,
-                        new InetSocketAddress(
-                                InetAddress.getByName(Address.parse(daemonHost).text()), port));
+                        new InetSocketAddress(Address.parse(daemonHost).toInetAddress(), port));
             } catch (IllegalArgumentException e) {
                 throw new IOException(file + " line " + (i + 1) + ": " + e.getMessage() + ": " + line);
             }
@@ -52,7 +50,7 @@ public final class StaticMapLocator implements Locator {
     }
 
     @Override
-    public Optional<InetSocketAddress> locate(String address) {
+    public Optional<InetSocketAddress> locate(Address address) {
         return Optional.ofNullable(daemons.get(address));
     }
 }

@@ -49,7 +49,7 @@ public final class StaticStatusSource implements StatusSource {
     }
 
     @Override
-    public Gathered gather(Set<String> addresses, Duration wait) {
+    public Gathered gather(Set<Address> addresses, Duration wait) {
         Map<String, HostLoad> current;
         try {
             current = reloadIfChanged();
@@ -58,10 +58,10 @@ public final class StaticStatusSource implements StatusSource {
         }
         Map<String, HostLoad> loads = new HashMap<>();
         int answered = 0;
-        for (String address : addresses) {
-            HostLoad load = current.get(address);
+        for (Address address : addresses) {
+            HostLoad load = current.get(address.text());
             if (load != null) {
-                loads.put(address, load);
+                loads.put(address.text(), load);
                 answered++;
             }
         }

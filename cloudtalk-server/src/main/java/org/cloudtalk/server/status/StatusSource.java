@@ -2,6 +2,7 @@ package org.cloudtalk.server.status;
 
 import java.time.Duration;
 import java.util.Set;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 
 /**
@@ -10,7 +11,7 @@ import org.cloudtalk.server.state.ClusterState;
  */
 public interface StatusSource extends AutoCloseable {
     /** The load of each address; an address without an answer in time is reported heavily loaded. */
-    Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException;
+    Gathered gather(Set<Address> addresses, Duration wait) throws InterruptedException;
 
     /** What a gather found, and how many figures were asked for, answered fresh, or reused from recent replies. */
     record Gathered(ClusterState state, int asked, int answered, int reused) {}

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.status.wire.EndpointStatus;
@@ -61,7 +62,7 @@ public final class UdpStatusSource implements StatusSource {
     private final EventLoopGroup group;
     private final Channel channel;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
-    private final Map<String, Reusable> recent = new ConcurrentHashMap<>();
+    private final Map<Address, Reusable> recent = new ConcurrentHashMap<>();
     private final SplittableRandom ids = new SplittableRandom(new SecureRandom().nextLong());
     private final LongAdder replies = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
@@ -118,23 +119,22 @@ public final class UdpStatusSource implements StatusSource {
     }
 
     @Override
-    public Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException {
+    public Gathered gather(Set<Address> addresses, Duration wait) throws InterruptedException {
         Map<String, HostLoad> loads = new HashMap<>();
         Map<InetSocketAddress, List<InetAddress>> byDaemon = new LinkedHashMap<>();
         long now = System.nanoTime();
         int reused = 0;
-        for (String address : addresses) {
+        for (Address address : addresses) {
             Reusable previous = recent.get(address);
             if (previous != null && now - previous.receivedNanos() < reuseNanos) {
-                loads.put(address, previous.load());
+                loads.put(address.text(), previous.load());
                 reused++;
                 continue;
             }
             Optional<InetSocketAddress> daemon = locator.locate(address);
-            Optional<InetAddress> endpoint = literal(address);
-            if (daemon.isPresent() && endpoint.isPresent()) {
+            if (daemon.isPresent()) {
                 byDaemon.computeIfAbsent(daemon.get(), unused -> new ArrayList<>())
-                        .add(endpoint.get());
+                        .add(address.toInetAddress());
             }
         }
         List<Pending> sent = send(byDaemon);
@@ -156,9 +156,9 @@ public final class UdpStatusSource implements StatusSource {
                         stale.increment();
                         continue;
                     }
-                    String address = canonical(status.endpoint());
+                    Address address = Address.of(status.endpoint());
                     HostLoad load = HostLoad.from(status);
-                    loads.put(address, load);
+                    loads.put(address.text(), load);
                     recent.put(address, new Reusable(load, System.nanoTime()));
                     answered++;
                 }
@@ -260,18 +260,6 @@ public final class UdpStatusSource implements StatusSource {
     public void close() {
         channel.close().awaitUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    }
-
-    private static Optional<InetAddress> literal(String address) {
-        try {
-            return Optional.of(InetAddress.getByName(address));
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static String canonical(InetAddress address) {
-        return org.cloudtalk.lang.ast.Address.parse(address.getHostAddress()).text();
     }
 
     /** The warm-up's daemon: answers every request it can decode, with every endpoint unknown. */

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
@@ -41,11 +42,11 @@ class HttpConnectionTest {
         volatile long delayMillis;
 
         @Override
-        public Gathered gather(Set<String> addresses, Duration wait) throws InterruptedException {
+        public Gathered gather(Set<Address> addresses, Duration wait) throws InterruptedException {
             Thread.sleep(delayMillis);
             HostLoad idle = new HostLoad(1e8, 0, 1e8, 0, 1e8, 0, 1e8, 0);
             Map<String, HostLoad> loads = new java.util.HashMap<>();
-            addresses.forEach(address -> loads.put(address, idle));
+            addresses.forEach(address -> loads.put(address.text(), idle));
             return new Gathered(new ClusterState(loads), addresses.size(), addresses.size(), 0);
         }
     }

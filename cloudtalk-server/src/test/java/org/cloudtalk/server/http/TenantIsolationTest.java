@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
@@ -40,7 +41,7 @@ class TenantIsolationTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         StatusSource status = (addresses, wait) -> {
-            if (addresses.contains("10.0.0.66")) {
+            if (addresses.contains(Address.parse("10.0.0.66"))) {
                 entered.countDown();
                 try {
                     release.await(30, TimeUnit.SECONDS); // the slow tenant's query holds its worker

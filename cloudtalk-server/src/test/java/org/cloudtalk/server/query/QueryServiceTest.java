@@ -19,6 +19,7 @@ import org.cloudtalk.client.api.ApiError;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.lang.ErrorCode;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Coupled;
 import org.cloudtalk.server.state.ClusterState;
@@ -36,8 +37,9 @@ class QueryServiceTest {
         final List<Set<String>> asked = new ArrayList<>();
 
         @Override
-        public synchronized Gathered gather(Set<String> addresses, Duration wait) {
-            asked.add(Set.copyOf(addresses));
+        public synchronized Gathered gather(Set<Address> hosts, Duration wait) {
+            Set<String> addresses = hosts.stream().map(Address::text).collect(java.util.stream.Collectors.toSet());
+            asked.add(addresses);
             Map<String, HostLoad> known = new HashMap<>();
             addresses.forEach(address -> {
                 if (loads.containsKey(address)) {

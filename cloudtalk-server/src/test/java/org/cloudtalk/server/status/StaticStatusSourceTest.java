@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.status.cli.StatusProbe;
 import org.cloudtalk.status.config.DaemonConfig;
@@ -29,13 +30,13 @@ class StaticStatusSourceTest {
         Path file = temp.resolve("status.json");
         write(file, 800, Instant.parse("2026-01-01T00:00:00Z"));
         StaticStatusSource source = new StaticStatusSource(file);
-        StatusSource.Gathered gathered = source.gather(Set.of("10.0.0.1", "10.0.0.2"), Duration.ZERO);
+        StatusSource.Gathered gathered = source.gather(hosts("10.0.0.1", "10.0.0.2"), Duration.ZERO);
         assertThat(gathered.answered()).isEqualTo(1);
         assertThat(gathered.state().load("10.0.0.1")).isEqualTo(new HostLoad(125e6, 100.0, 125e6, 0, 2e8, 0, 2e8, 5e7));
         assertThat(gathered.state().load("10.0.0.2")).isEqualTo(HostLoad.UNREACHABLE);
 
         write(file, 1600, Instant.parse("2026-01-01T00:00:10Z"));
-        assertThat(source.gather(Set.of("10.0.0.1"), Duration.ZERO)
+        assertThat(source.gather(hosts("10.0.0.1"), Duration.ZERO)
                         .state()
                         .load("10.0.0.1")
                         .rxUse())
@@ -85,7 +86,7 @@ class StaticStatusSourceTest {
         Files.writeString(asHost, "{\"hosts\": {\"127.0.0.1\": " + reply + "}}");
         for (Path file : List.of(whole, asHost)) {
             HostLoad load = new StaticStatusSource(file)
-                    .gather(Set.of("127.0.0.1"), Duration.ZERO)
+                    .gather(hosts("127.0.0.1"), Duration.ZERO)
                     .state()
                     .load("127.0.0.1");
             assertThat(load.rxCapacity()).as(file.toString()).isEqualTo(100e6 / 8);
@@ -109,5 +110,9 @@ class StaticStatusSourceTest {
                         + "\"diskReadCapacityBytesPerSecond\": 2e8,"
                         + "\"diskWriteCapacityBytesPerSecond\": 2e8, \"diskWriteUseBytesPerSecond\": 5e7}}}");
         Files.setLastModifiedTime(file, FileTime.from(modified));
+    }
+
+    private static Set<Address> hosts(String... texts) {
+        return java.util.Arrays.stream(texts).map(Address::parse).collect(java.util.stream.Collectors.toSet());
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
@@ -72,7 +73,7 @@ class UdpStatusSourceTest {
         try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ZERO)) {
             long start = System.nanoTime();
             StatusSource.Gathered gathered =
-                    source.gather(Set.of("127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.9"), Duration.ofMillis(300));
+                    source.gather(hosts("127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.9"), Duration.ofMillis(300));
             long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
             assertThat(gathered.asked()).isEqualTo(4);
             assertThat(gathered.answered()).isEqualTo(3);
@@ -87,9 +88,9 @@ class UdpStatusSourceTest {
     @Test
     void reusesRecentRepliesWithinTheAgeLimitOnly() throws Exception {
         try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ofSeconds(30))) {
-            assertThat(source.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).answered())
+            assertThat(source.gather(hosts("127.0.0.1"), Duration.ofSeconds(1)).answered())
                     .isEqualTo(1);
-            StatusSource.Gathered second = source.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1));
+            StatusSource.Gathered second = source.gather(hosts("127.0.0.1"), Duration.ofSeconds(1));
             assertThat(second.reused()).isEqualTo(1);
             assertThat(second.asked()).isZero();
             assertThat(second.state().load("127.0.0.1").rxCapacity()).isEqualTo(100e6 / 8);
@@ -97,9 +98,9 @@ class UdpStatusSourceTest {
             assertThat(source.replies()).isEqualTo(1);
         }
         try (UdpStatusSource fresh = new UdpStatusSource(new SameHostLocator(PORT), codec, Duration.ZERO)) {
-            assertThat(fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).answered())
+            assertThat(fresh.gather(hosts("127.0.0.1"), Duration.ofSeconds(1)).answered())
                     .isEqualTo(1);
-            assertThat(fresh.gather(Set.of("127.0.0.1"), Duration.ofSeconds(1)).reused())
+            assertThat(fresh.gather(hosts("127.0.0.1"), Duration.ofSeconds(1)).reused())
                     .isZero();
             assertThat(fresh.replies()).isEqualTo(2);
         }
@@ -109,7 +110,7 @@ class UdpStatusSourceTest {
     void aDaemonWithAnotherKeyIsNotBelieved() throws Exception {
         StatusCodec wrongKey = new StatusCodec(new MessageAuthenticator("some-other-deployment-key".getBytes()));
         try (UdpStatusSource source = new UdpStatusSource(new SameHostLocator(PORT), wrongKey, Duration.ZERO)) {
-            StatusSource.Gathered gathered = source.gather(Set.of("127.0.0.1"), Duration.ofMillis(200));
+            StatusSource.Gathered gathered = source.gather(hosts("127.0.0.1"), Duration.ofMillis(200));
             assertThat(gathered.answered()).isZero();
             assertThat(gathered.state().load("127.0.0.1")).isEqualTo(HostLoad.UNREACHABLE);
         }
@@ -120,12 +121,12 @@ class UdpStatusSourceTest {
         Path map = temp.resolve("daemons.map");
         Files.writeString(map, "# endpoint daemon\n10.9.0.1 127.0.0.2:" + PORT + "\n");
         StaticMapLocator locator = StaticMapLocator.read(map);
-        assertThat(locator.locate("10.9.0.1"))
+        assertThat(locator.locate(Address.parse("10.9.0.1")))
                 .hasValueSatisfying(daemon -> assertThat(daemon.getPort()).isEqualTo(PORT));
-        assertThat(locator.locate("10.9.0.2")).isEmpty();
+        assertThat(locator.locate(Address.parse("10.9.0.2"))).isEmpty();
         try (UdpStatusSource source = new UdpStatusSource(locator, codec, Duration.ZERO)) {
             // The daemon on 127.0.0.2 does not serve 10.9.0.1: it answers "unknown", which reads as heavily loaded.
-            StatusSource.Gathered gathered = source.gather(Set.of("10.9.0.1"), Duration.ofMillis(500));
+            StatusSource.Gathered gathered = source.gather(hosts("10.9.0.1"), Duration.ofMillis(500));
             assertThat(gathered.answered()).isEqualTo(1);
             assertThat(gathered.state().load("10.9.0.1")).isEqualTo(HostLoad.UNREACHABLE);
         }
@@ -138,7 +139,7 @@ class UdpStatusSourceTest {
             assertThat(source.replies()).isGreaterThan(10);
             assertThat(source.rejected()).isZero();
             // Nothing learnt in the warm-up answers a real query.
-            StatusSource.Gathered gathered = source.gather(Set.of("192.0.2.1"), Duration.ofMillis(50));
+            StatusSource.Gathered gathered = source.gather(hosts("192.0.2.1"), Duration.ofMillis(50));
             assertThat(gathered.reused()).isZero();
             assertThat(gathered.state().load("192.0.2.1")).isEqualTo(HostLoad.UNREACHABLE);
         }
@@ -154,13 +155,13 @@ class UdpStatusSourceTest {
             try (UdpStatusSource source =
                     new UdpStatusSource(locator, codec, Duration.ZERO, Duration.ofMillis(1_000))) {
                 sampleAge.set(900);
-                StatusSource.Gathered fresh = source.gather(Set.of("10.9.0.5"), Duration.ofSeconds(2));
+                StatusSource.Gathered fresh = source.gather(hosts("10.9.0.5"), Duration.ofSeconds(2));
                 assertThat(fresh.answered()).isEqualTo(1);
                 assertThat(fresh.state().load("10.9.0.5").rxCapacity()).isEqualTo(1e9 / 8);
 
                 // A daemon whose sampler is stuck still answers promptly, with an ever older sample of an idle host.
                 sampleAge.set(60_000);
-                StatusSource.Gathered stale = source.gather(Set.of("10.9.0.5"), Duration.ofSeconds(2));
+                StatusSource.Gathered stale = source.gather(hosts("10.9.0.5"), Duration.ofSeconds(2));
                 assertThat(stale.answered()).isZero();
                 assertThat(stale.state().load("10.9.0.5")).isEqualTo(HostLoad.UNREACHABLE);
                 assertThat(source.stale()).isEqualTo(1);
@@ -202,5 +203,9 @@ class UdpStatusSourceTest {
         } catch (IOException | WireException e) {
             // closed by the test
         }
+    }
+
+    private static Set<Address> hosts(String... texts) {
+        return java.util.Arrays.stream(texts).map(Address::parse).collect(java.util.stream.Collectors.toSet());
     }
 }
