@@ -2,7 +2,10 @@ package org.cloudtalk.itchy;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -10,23 +13,35 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.itchy.store.JobRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * The operator's view of an Itchy job: {@code status} (technique, why, datasets, increments), {@code show} (the
  * current full result: base output overlaid by the committed differentials) and {@code compact} (that result written
- * as one output). A Hadoop {@link Tool}, so {@code -D key=value} and {@code -conf file} work as for any Hadoop
- * command; the cluster comes from the Hadoop and HBase configuration on the classpath.
+ * as one output). A Hadoop {@link Tool}, so generic options ({@code -D key=value}, {@code -conf file}) go before the
+ * command as for any Hadoop command; the cluster comes from the Hadoop and HBase configuration on the classpath. The
+ * command itself is parsed by picocli, like every CloudTalk launcher (docs/cli.md).
  */
-public final class ItchyTool extends Configured implements Tool {
+@Command(
+        name = "itchy",
+        mixinStandardHelpOptions = true,
+        versionProvider = Launchers.Version.class,
+        description = {
+            "An Itchy job's state and current result. Generic Hadoop options (-D itchy.hbase.table=T, -conf FILE) go"
+                    + " before the command; bin/itchy bench runs the benchmark (bin/itchy --help)."
+        },
+        subcommands = {ItchyTool.Status.class, ItchyTool.Show.class, ItchyTool.Compact.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:the command failed (the message says why)", "64:wrong command line"})
+public final class ItchyTool extends Configured implements Tool, Runnable {
     static final int EXIT_FAILED = 1;
-    static final int EXIT_USAGE = 2;
-    private static final String USAGE =
-            """
-            usage: itchy status NAME
-                   itchy show NAME [--limit N]
-                   itchy compact NAME DESTINATION
-            (generic Hadoop options such as -D itchy.hbase.table=T go before the command)""";
 
     private final PrintStream out;
     private final PrintStream err;
@@ -40,95 +55,129 @@ public final class ItchyTool extends Configured implements Tool {
         System.exit(ToolRunner.run(HBaseConfiguration.create(), new ItchyTool(System.out, System.err), args));
     }
 
+    /** {@code args} are what is left after Hadoop's generic options. */
     @Override
     public int run(String[] args) {
-        if (args.length < 2) {
-            err.println(USAGE);
-            return EXIT_USAGE;
-        }
-        String name = args[1];
-        try {
-            switch (args[0]) {
-                case "status" -> {
-                    if (args.length != 2) {
-                        return usage("status takes only the job name");
-                    }
-                    status(name);
-                }
-                case "show" -> {
-                    long limit = Long.MAX_VALUE;
-                    if (args.length == 4 && args[2].equals("--limit")) {
-                        limit = parseLimit(args[3]);
-                        if (limit < 0) {
-                            return usage("--limit needs a non-negative number, not '" + args[3] + "'");
-                        }
-                    } else if (args.length != 2) {
-                        return usage("show takes the job name and optionally --limit N");
-                    }
-                    show(name, limit);
-                }
-                case "compact" -> {
-                    if (args.length != 3) {
-                        return usage("compact takes the job name and a destination directory");
-                    }
-                    long keys = ItchyOutput.compact(getConf(), name, new Path(args[2]));
-                    out.println("compacted " + keys + " keys of " + name + " into " + args[2]);
-                }
-                default -> {
-                    return usage("unknown command '" + args[0] + "'");
-                }
+        CommandLine line =
+                Launchers.commandLine(this).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+        CommandLine.IExecutionExceptionHandler defects = line.getExecutionExceptionHandler();
+        // A job that is not there, or a destination that is: the user's situation, said in one line.
+        line.setExecutionExceptionHandler((e, failed, parsed) -> {
+            if (e instanceof ItchyException || e instanceof IOException) {
+                failed.getErr().println("itchy: " + e.getMessage());
+                failed.getErr().flush();
+                return EXIT_FAILED;
+            }
+            return defects.handleExecutionException(e, failed, parsed);
+        });
+        return line.execute(args);
+    }
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Without a command: say which there are. */
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: status, show or compact");
+    }
+
+    Configuration conf() {
+        return getConf();
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "The job's technique and why, datasets," + " committed increments and outputs.")
+    static final class Status implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        private ItchyTool tool;
+
+        @Parameters(paramLabel = "NAME", description = "the Itchy job's name")
+        private String name;
+
+        @Override
+        public Integer call() throws IOException {
+            JobRecord record = ItchyJob.recordOf(tool.conf(), name)
+                    .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
+            PrintStream out = tool.out;
+            out.println("job         " + record.name());
+            out.println("technique   " + record.mode());
+            out.println("chosen by   " + record.decision());
+            out.println("signature   " + record.signature());
+            out.println("increments  " + record.committed() + " committed");
+            for (JobRecord.Dataset dataset : record.datasets()) {
+                out.printf(
+                        "dataset %-3d %s (%d bytes, %s)%n",
+                        dataset.id(),
+                        dataset.path(),
+                        dataset.length(),
+                        dataset.increment() == 0 ? "base" : "increment " + dataset.increment());
+            }
+            for (int i = 0; i <= record.committed(); i++) {
+                out.println("output " + (i == 0 ? "base " : "inc " + i + " ") + " "
+                        + record.outputs().get(i));
             }
             return 0;
-        } catch (ItchyException | IOException e) {
-            err.println("itchy: " + e.getMessage());
-            return EXIT_FAILED;
         }
     }
 
-    private void status(String name) throws IOException {
-        JobRecord record = ItchyJob.recordOf(getConf(), name)
-                .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
-        out.println("job         " + record.name());
-        out.println("technique   " + record.mode());
-        out.println("chosen by   " + record.decision());
-        out.println("signature   " + record.signature());
-        out.println("increments  " + record.committed() + " committed");
-        for (JobRecord.Dataset dataset : record.datasets()) {
-            out.printf(
-                    "dataset %-3d %s (%d bytes, %s)%n",
-                    dataset.id(),
-                    dataset.path(),
-                    dataset.length(),
-                    dataset.increment() == 0 ? "base" : "increment " + dataset.increment());
-        }
-        for (int i = 0; i <= record.committed(); i++) {
-            out.println("output " + (i == 0 ? "base " : "inc " + i + " ") + " "
-                    + record.outputs().get(i));
-        }
-    }
+    @Command(
+            name = "show",
+            mixinStandardHelpOptions = true,
+            description = "The current result: key<TAB>value, in" + " key order.")
+    static final class Show implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        private ItchyTool tool;
 
-    private void show(String name, long limit) throws IOException {
-        long shown = 0;
-        for (Map.Entry<WritableComparable, Writable> entry :
-                ItchyOutput.current(getConf(), name).entrySet()) {
-            if (shown++ == limit) {
-                break;
+        @Parameters(paramLabel = "NAME", description = "the Itchy job's name")
+        private String name;
+
+        @Option(names = "--limit", paramLabel = "N", description = "at most N records")
+        private Long limit;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (limit != null && limit < 0) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "Invalid value " + limit + " for --limit: must not be negative");
             }
-            out.println(entry.getKey() + "\t" + entry.getValue());
+            long shown = 0;
+            long most = limit == null ? Long.MAX_VALUE : limit;
+            for (Map.Entry<WritableComparable, Writable> entry :
+                    ItchyOutput.current(tool.conf(), name).entrySet()) {
+                if (shown++ == most) {
+                    break;
+                }
+                tool.out.println(entry.getKey() + "\t" + entry.getValue());
+            }
+            return 0;
         }
     }
 
-    private static long parseLimit(String text) {
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
+    @Command(
+            name = "compact",
+            mixinStandardHelpOptions = true,
+            description = "Writes the current result as one" + " SequenceFile output into a new directory.")
+    static final class Compact implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        private ItchyTool tool;
 
-    private int usage(String problem) {
-        err.println("itchy: " + problem);
-        err.println(USAGE);
-        return EXIT_USAGE;
+        @Parameters(index = "0", paramLabel = "NAME", description = "the Itchy job's name")
+        private String name;
+
+        @Parameters(index = "1", paramLabel = "DESTINATION", description = "a directory that does not exist yet")
+        private String destination;
+
+        @Override
+        public Integer call() throws IOException {
+            long keys = ItchyOutput.compact(tool.conf(), name, new Path(destination));
+            tool.out.println("compacted " + keys + " keys of " + name + " into " + destination);
+            return 0;
+        }
     }
 }

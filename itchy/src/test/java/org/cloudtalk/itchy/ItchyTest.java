@@ -22,6 +22,7 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.itchy.examples.DataGenerator;
 import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
@@ -422,8 +423,21 @@ class ItchyTest {
         ToolRun unknown = tool(conf, "show", "no-such-job");
         assertThat(unknown.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
         assertThat(unknown.err()).contains("job no-such-job has no first job recorded");
-        assertThat(tool(conf, "show", name, "--limit", "x").exit()).isEqualTo(ItchyTool.EXIT_USAGE);
-        assertThat(tool(conf, "frobnicate", name).err()).contains("unknown command 'frobnicate'");
+        ToolRun badLimit = tool(conf, "show", name, "--limit", "x");
+        assertThat(badLimit.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(badLimit.err()).contains("--limit").doesNotContain("\tat ");
+        ToolRun negative = tool(conf, "show", name, "--limit", "-1");
+        assertThat(negative.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(negative.err()).contains("Invalid value -1 for --limit");
+        ToolRun unknownCommand = tool(conf, "frobnicate", name);
+        assertThat(unknownCommand.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(unknownCommand.err()).contains("frobnicate");
+        ToolRun none = tool(conf);
+        assertThat(none.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(none.err()).contains("a command is needed: status, show or compact");
+        ToolRun help = tool(conf, "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("status", "show", "compact", "Exit codes:");
     }
 
     record ToolRun(int exit, String out, String err) {}
