@@ -2,14 +2,17 @@ package org.cloudtalk.testbed;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.cloudtalk.testbed.disk.Disks;
+import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Commands;
 import org.cloudtalk.testbed.proc.Processes;
 import org.cloudtalk.testbed.state.StartedProcess;
 import org.cloudtalk.testbed.state.TestbedState;
 
 /**
- * Removes exactly what a state file lists: its processes (by PID and start time, never by name), then its
- * namespaces (which takes their veths and qdiscs with them), then its root-namespace links.
+ * Removes exactly what a state file lists: its processes (by PID and start time, never by name), then its disks
+ * (mount, throttle, loop device, file), then its namespaces (which takes their veths and qdiscs with them), then its
+ * root-namespace links.
  */
 public final class Teardown {
     private Teardown() {}
@@ -23,6 +26,9 @@ public final class Teardown {
                 Processes.terminate(process);
                 removed.add("process " + process.pid() + " (" + process.role() + ")");
             }
+        }
+        for (HostDisk disk : snapshot.disks()) {
+            removed.addAll(Disks.remove(disk));
         }
         for (String namespace : reversed(snapshot.namespaces())) {
             if (Commands.attempt("ip", "netns", "del", namespace).exit() == 0) {
@@ -42,6 +48,7 @@ public final class Teardown {
         links.retainAll(snapshot.rootLinks());
         left.addAll(links);
         snapshot.processes().stream().filter(p -> p.handle().isPresent()).forEach(p -> left.add("process " + p.pid()));
+        snapshot.disks().forEach(disk -> left.addAll(Disks.leftovers(disk)));
         if (!left.isEmpty()) {
             throw new TestbedException("could not remove " + left + "; the state file is kept for another `down`");
         }

@@ -3,6 +3,7 @@ package org.cloudtalk.testbed;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.net.Network;
 import org.cloudtalk.testbed.proc.Processes;
@@ -32,6 +33,14 @@ public final class Testbed implements AutoCloseable {
         TestbedState state = TestbedState.create(config);
         try {
             Network.build(state);
+            if (config.diskMiBps() > 0) {
+                Disks.unsupported().ifPresent(reason -> {
+                    throw new TestbedException("cannot give the hosts throttled disks: " + reason);
+                });
+                for (Host host : state.snapshot().hosts()) {
+                    Disks.create(state, host, config.diskMiBps());
+                }
+            }
             return new Testbed(state, StatusDaemons.start(state, new Processes(state)));
         } catch (RuntimeException e) {
             Teardown.down(state);

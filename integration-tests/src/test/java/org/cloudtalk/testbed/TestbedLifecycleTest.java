@@ -22,7 +22,7 @@ class TestbedLifecycleTest {
     static TestbedConfig config(Path runDir, int hosts, int rateMbit) {
         // A prefix and subnet of its own, so a developer's testbed (cttb, 10.77) is never touched.
         int id = ThreadLocalRandom.current().nextInt(100, 1000);
-        return new TestbedConfig("cttt" + id, hosts, rateMbit, 0, 100 + 2 * (id % 60), runDir);
+        return new TestbedConfig("cttt" + id, hosts, rateMbit, 0, 100 + 2 * (id % 60), runDir, 0);
     }
 
     @Test

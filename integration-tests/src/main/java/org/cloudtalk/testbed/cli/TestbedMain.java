@@ -195,6 +195,10 @@ public final class TestbedMain implements Runnable {
                     namespaces.contains(host.namespace()) ? "yes" : "NO",
                     use);
         }
+        if (!snapshot.disks().isEmpty()) {
+            out.println("disks (" + snapshot.config().diskMiBps() + " MiB/s each):");
+            snapshot.disks().forEach(disk -> out.printf("  %-12s  %s%n", disk.namespace(), disk.mountPoint()));
+        }
         out.println("processes:");
         for (StartedProcess process : snapshot.processes()) {
             out.printf(

@@ -18,6 +18,12 @@ final class TestbedOptions {
     @Option(names = "--prefix", paramLabel = "P", description = "name prefix of everything the testbed creates")
     private String prefix;
 
+    @Option(
+            names = "--disk-rate",
+            paramLabel = "MIBPS",
+            description = "give each host a disk of its own throttled to MIBPS MiB/s (default: none)")
+    private String diskRate;
+
     TestbedConfig config(Path runDir) {
         TestbedConfig defaults = TestbedConfig.defaults();
         return new TestbedConfig(
@@ -26,6 +32,7 @@ final class TestbedOptions {
                 Values.number(rate, "rate", defaults.rateMbit()),
                 Values.number(latency, "latency", 0),
                 defaults.subnet(),
-                runDir);
+                runDir,
+                Values.number(diskRate, "disk-rate", 0));
     }
 }

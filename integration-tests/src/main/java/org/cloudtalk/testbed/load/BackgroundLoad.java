@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.Disks;
+import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Commands;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.net.Link;
@@ -16,8 +18,8 @@ import org.cloudtalk.testbed.state.StartedProcess;
 /**
  * Background traffic that makes chosen hosts busy, the same way in every experiment. {@link #busy} saturates both
  * directions of each chosen host's access link with long-lived TCP flows in a ring (each busy host sends to the
- * next); {@link #udpBlast} sends unresponsive UDP at 1.5 x the link rate into a host (§5.3). The load knows which
- * links it meant to saturate, for the fidelity check. {@link #close} stops every process it started.
+ * next); {@link #udpBlast} sends unresponsive UDP at 1.5 x the link rate into a host (§5.3); {@link #diskHogs} keeps
+ * hosts' throttled disks busy. The load knows which links it meant to saturate, for the fidelity check. {@link #close} stops every process it started.
  *
  * <p>Concurrency: not thread-safe; one experiment thread drives it.
  */
@@ -104,6 +106,34 @@ public final class BackgroundLoad implements AutoCloseable {
                         seconds(duration)));
         saturated.add(new Link(from, Link.Direction.UPLOAD));
         saturated.add(new Link(into, Link.Direction.DOWNLOAD));
+        return this;
+    }
+
+    /** What a disk hog does: continuous large direct writes into its host's data directory, or reads of its disk. */
+    public enum DiskHog {
+        WRITE,
+        READ
+    }
+
+    /**
+     * Keeps the throttled disks of {@code hosts} busy for {@code duration} with 1 MiB direct I/O (bypassing the page
+     * cache, so every byte meets the throttle). Needs a testbed with disks ({@code --disk-rate}).
+     */
+    public BackgroundLoad diskHogs(List<Host> hosts, DiskHog kind, Duration duration) {
+        for (Host host : hosts) {
+            HostDisk disk = testbed.state().snapshot().disks().stream()
+                    .filter(d -> d.namespace().equals(host.namespace()))
+                    .findFirst()
+                    .orElseThrow(() -> new TestbedException(
+                            host.namespace() + " has no disk of its own: bring the testbed up with --disk-rate"));
+            String io = kind == DiskHog.WRITE
+                    ? "dd if=/dev/zero of=" + disk.mountPoint() + "/hog bs=1M count=512 oflag=direct status=none"
+                    : "dd if=/dev/" + Disks.deviceName(disk) + " of=/dev/null bs=1M count=512 iflag=direct status=none";
+            start(
+                    host,
+                    "disk-" + kind.name().toLowerCase(java.util.Locale.ROOT) + "-" + host.index(),
+                    List.of("timeout", seconds(duration), "bash", "-c", "while :; do " + io + "; done"));
+        }
         return this;
     }
 

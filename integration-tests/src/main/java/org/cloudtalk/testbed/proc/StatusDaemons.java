@@ -7,6 +7,7 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.cloudtalk.status.cli.StatusDaemonMain;
@@ -18,6 +19,8 @@ import org.cloudtalk.status.wire.StatusCodec;
 import org.cloudtalk.status.wire.WireException;
 import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.Disks;
+import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.state.TestbedState;
 
@@ -50,20 +53,27 @@ public final class StatusDaemons {
             Files.write(key, secret);
             for (Host host : state.snapshot().hosts()) {
                 Path file = state.runDir().resolve("daemon-" + host.index() + ".properties");
-                Files.writeString(
-                        file,
-                        String.join(
-                                "\n",
-                                "key.file=" + key,
-                                "bind=0.0.0.0",
-                                "port=" + PORT,
-                                "endpoints=" + host.address(),
-                                "interface=" + host.link(),
-                                "nic.capacity.mbps=" + config.rateMbit(),
-                                "sample.interval.ms=250",
-                                "smoothing.window.ms=1000",
-                                "counters.log.interval.s=0",
-                                ""));
+                List<String> lines = new ArrayList<>(List.of(
+                        "key.file=" + key,
+                        "bind=0.0.0.0",
+                        "port=" + PORT,
+                        "endpoints=" + host.address(),
+                        "interface=" + host.link(),
+                        "nic.capacity.mbps=" + config.rateMbit(),
+                        "sample.interval.ms=250",
+                        "smoothing.window.ms=1000",
+                        "counters.log.interval.s=0"));
+                // The host's own throttled disk, with its rate as capacity; without one the daemon samples the
+                // machine's disk under /, which every host shares.
+                for (HostDisk disk : state.snapshot().disks()) {
+                    if (disk.namespace().equals(host.namespace())) {
+                        lines.add("disk=" + Disks.deviceName(disk));
+                        lines.add("disk.read.capacity.mibps=" + config.diskMiBps());
+                        lines.add("disk.write.capacity.mibps=" + config.diskMiBps());
+                    }
+                }
+                lines.add("");
+                Files.writeString(file, String.join("\n", lines));
                 processes.startJava(
                         Optional.of(host),
                         "daemon-" + host.index(),

@@ -13,11 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Host;
 
 /**
  * The state file of one testbed ({@code RUN_DIR/state.json}): its configuration, its hosts, and every namespace,
- * root-namespace link and process it created, each written down <em>before</em> it is created so that {@code down}
+ * root-namespace link, process and disk it created, each written down <em>before</em> it is created so that {@code down}
  * finds it even after a crash halfway through {@code up}.
  *
  * <p>Concurrency: every method is synchronized on this object; each change is written to disk before it returns.
@@ -46,7 +47,9 @@ public final class TestbedState {
             throw new TestbedException("cannot create run directory " + config.runDir() + ": " + e.getMessage(), e);
         }
         TestbedState state = new TestbedState(
-                file, new Snapshot(config, List.of(), List.of(), List.of(), List.of(), System.currentTimeMillis()));
+                file,
+                new Snapshot(
+                        config, List.of(), List.of(), List.of(), List.of(), List.of(), System.currentTimeMillis()));
         state.save();
         return state;
     }
@@ -78,25 +81,41 @@ public final class TestbedState {
 
     public synchronized void addHost(Host host) {
         snapshot = snapshot.with(
-                append(snapshot.hosts(), host), snapshot.namespaces(), snapshot.rootLinks(), snapshot.processes());
+                append(snapshot.hosts(), host),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                snapshot.processes(),
+                snapshot.disks());
         save();
     }
 
     public synchronized void addNamespace(String namespace) {
         snapshot = snapshot.with(
-                snapshot.hosts(), append(snapshot.namespaces(), namespace), snapshot.rootLinks(), snapshot.processes());
+                snapshot.hosts(),
+                append(snapshot.namespaces(), namespace),
+                snapshot.rootLinks(),
+                snapshot.processes(),
+                snapshot.disks());
         save();
     }
 
     public synchronized void addRootLink(String link) {
         snapshot = snapshot.with(
-                snapshot.hosts(), snapshot.namespaces(), append(snapshot.rootLinks(), link), snapshot.processes());
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                append(snapshot.rootLinks(), link),
+                snapshot.processes(),
+                snapshot.disks());
         save();
     }
 
     public synchronized void addProcess(StartedProcess process) {
         snapshot = snapshot.with(
-                snapshot.hosts(), snapshot.namespaces(), snapshot.rootLinks(), append(snapshot.processes(), process));
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                append(snapshot.processes(), process),
+                snapshot.disks());
         save();
     }
 
@@ -105,7 +124,18 @@ public final class TestbedState {
                 snapshot.hosts(),
                 snapshot.namespaces(),
                 snapshot.rootLinks(),
-                snapshot.processes().stream().filter(p -> p.pid() != pid).toList());
+                snapshot.processes().stream().filter(p -> p.pid() != pid).toList(),
+                snapshot.disks());
+        save();
+    }
+
+    public synchronized void addDisk(HostDisk disk) {
+        snapshot = snapshot.with(
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                snapshot.processes(),
+                append(snapshot.disks(), disk));
         save();
     }
 
@@ -141,20 +171,23 @@ public final class TestbedState {
             List<String> namespaces,
             List<String> rootLinks,
             List<StartedProcess> processes,
+            List<HostDisk> disks,
             long createdMillis) {
         public Snapshot {
             hosts = List.copyOf(hosts);
             namespaces = List.copyOf(namespaces);
             rootLinks = List.copyOf(rootLinks);
             processes = List.copyOf(processes);
+            disks = disks == null ? List.of() : List.copyOf(disks); // state files written before disks existed
         }
 
         Snapshot with(
                 List<Host> newHosts,
                 List<String> newNamespaces,
                 List<String> newRootLinks,
-                List<StartedProcess> newProcesses) {
-            return new Snapshot(config, newHosts, newNamespaces, newRootLinks, newProcesses, createdMillis);
+                List<StartedProcess> newProcesses,
+                List<HostDisk> newDisks) {
+            return new Snapshot(config, newHosts, newNamespaces, newRootLinks, newProcesses, newDisks, createdMillis);
         }
     }
 }

@@ -30,7 +30,7 @@ class BackgroundLoadTest {
     void udpBlastFillsTheReceiversDownload(@TempDir Path runDir) throws Exception {
         Root.assumeNamespaces();
         int id = ThreadLocalRandom.current().nextInt(100, 1000);
-        TestbedConfig config = new TestbedConfig("cttu" + id, 2, 50, 0, 100 + 2 * (id % 60), runDir);
+        TestbedConfig config = new TestbedConfig("cttu" + id, 2, 50, 0, 100 + 2 * (id % 60), runDir, 0);
         try (Testbed testbed = Testbed.up(config);
                 BackgroundLoad load =
                         new BackgroundLoad(testbed).udpBlast(testbed.host(0), testbed.host(1), Duration.ofSeconds(8))) {
