@@ -28,20 +28,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestbedEndToEndTest {
     @Test
-    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void experimentsKeepTheirPromisesAndNothingIsLeftBehind(@TempDir Path temp) {
         Root.assumeNamespaces();
-        TestbedConfig config = TestbedLifecycleTest.config(temp.resolve("run"), 6, 100);
+        // 400 Mbit/s and 16 MiB copies: a 64 MiB copy through two busy hosts took 88 s here even at 400 Mbit/s.
+        TestbedConfig config = TestbedLifecycleTest.config(temp.resolve("run"), 6, 400);
         List<StartedProcess> started;
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         try (Testbed testbed = Testbed.up(config)) {
             PrintStream out = new PrintStream(console, true);
             RunResult accuracy = run(new StatusAccuracy(), testbed, 0.5, temp.resolve("out"), out);
-            RunResult query = run(new QueryUnderLoad(), testbed, 0.4, temp.resolve("out"), out);
+            RunResult query = run(new QueryUnderLoad(1, 16L << 20), testbed, 0.4, temp.resolve("out"), out);
             started = testbed.startedProcesses();
             assertPassed(accuracy, console);
             assertPassed(query, console);
-            // Only the daemons are still recorded: every load process and the server were stopped after their run.
+            // One 16 MiB copy along CloudTalk's chain and one along a random chain, each through three relays.
+            assertThat(query.measurements())
+                    .filteredOn(m -> m.metric().startsWith("copy-"))
+                    .extracting(m -> m.metric())
+                    .containsExactlyInAnyOrder("copy-cloudtalk-s", "copy-random-s");
+            // 16 MiB cannot cross a 400 Mbit/s link in less than 0.34 s.
+            assertThat(query.measurements())
+                    .filteredOn(m -> m.metric().startsWith("copy-"))
+                    .allSatisfy(m -> assertThat(m.value()).isGreaterThan(0.33));
+            // Only the daemons are still recorded: every load process, relay and the server were stopped after their
+            // run.
             assertThat(started).extracting(StartedProcess::role).allMatch(role -> role.startsWith("daemon-"));
         } finally {
             System.out.print(console);

@@ -37,4 +37,19 @@ public record Fidelity(double meanIdle, double minIdle, double worstLinkShare, b
         }
         return new Fidelity(mean, min, rates.isEmpty() ? Double.NaN : worst, problems.isEmpty(), problems);
     }
+
+    /**
+     * Both verdicts, for a run measured in two phases: valid when both are, the lower idle shares, the first one's
+     * links; the second one's problems say which phase they come from.
+     */
+    public static Fidelity both(Fidelity first, Fidelity second, String secondPhase) {
+        List<String> problems = new ArrayList<>(first.problems());
+        second.problems().forEach(problem -> problems.add(problem + " (" + secondPhase + ")"));
+        return new Fidelity(
+                Math.min(first.meanIdle(), second.meanIdle()),
+                Math.min(first.minIdle(), second.minIdle()),
+                first.worstLinkShare(),
+                first.valid() && second.valid(),
+                problems);
+    }
 }
