@@ -35,6 +35,10 @@ final class CompletionBound {
     private final int[] destinationValue;
     private final double[] bytes;
     private final BindingSpace space;
+    /** Which value ids are {@code disk} and the unknown source: the bound compares ids, not texts. */
+    private final boolean[] disk;
+
+    private final boolean[] unknown;
     // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
     private final double[] load;
     private final int[] touched;
@@ -42,7 +46,11 @@ final class CompletionBound {
     CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
         this.space = space;
         available = new double[space.valueCount() * KINDS];
+        disk = new boolean[space.valueCount()];
+        unknown = new boolean[space.valueCount()];
         for (int value = 0; value < space.valueCount(); value++) {
+            disk[value] = space.value(value).equals(QueryModel.DISK);
+            unknown[value] = space.value(value).equals(QueryModel.UNKNOWN_SOURCE);
             for (HostResources.Kind kind : HostResources.Kind.values()) {
                 available[value * KINDS + kind.ordinal()] = HostResources.available(state, space.value(value), kind);
             }
@@ -89,7 +97,10 @@ final class CompletionBound {
         for (int f = 0; f < bytes.length; f++) {
             int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
             int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
-            for (HostResources.Use use : HostResources.uses(space.value(source), space.value(destination))) {
+            List<HostResources.Use> uses =
+                    HostResources.uses(disk[source], disk[destination], source == destination, unknown[source]);
+            for (int u = 0; u < uses.size(); u++) {
+                HostResources.Use use = uses.get(u);
                 int resource = (use.onSource() ? source : destination) * KINDS
                         + use.kind().ordinal();
                 if (load[resource] == 0) {
@@ -121,10 +132,16 @@ final class CompletionBound {
             if (!isSource && !isDestination) {
                 continue;
             }
-            String source = isSource ? space.value(value) : other(sourceVariable[f], sourceValue[f]);
-            String destination =
-                    isDestination ? space.value(value) : other(destinationVariable[f], destinationValue[f]);
-            for (HostResources.Use use : HostResources.uses(source, destination)) {
+            // The other end is a literal's value, or for another variable a host that is none of the values.
+            int source = isSource ? value : sourceValue[f];
+            int destination = isDestination ? value : destinationValue[f];
+            List<HostResources.Use> uses = HostResources.uses(
+                    source >= 0 && disk[source],
+                    destination >= 0 && disk[destination],
+                    source == destination,
+                    source >= 0 && unknown[source]);
+            for (int u = 0; u < uses.size(); u++) {
+                HostResources.Use use = uses.get(u);
                 if (use.onSource() ? isSource : isDestination) {
                     kinds[use.kind().ordinal()] += bytes[f];
                 }
@@ -138,11 +155,6 @@ final class CompletionBound {
             }
         }
         return time;
-    }
-
-    /** The other end of a flow: a literal's value, or for another variable a host that is none of the values. */
-    private String other(int variable, int literal) {
-        return variable >= 0 ? "another host" : space.value(literal);
     }
 
     /** A flow's size if it is a constant expression (numbers and other flows' constant sizes); NaN otherwise. */

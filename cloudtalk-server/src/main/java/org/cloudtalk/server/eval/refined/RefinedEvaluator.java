@@ -72,10 +72,9 @@ public final class RefinedEvaluator implements Evaluator {
     }
 
     private final class Search {
-        private final QueryModel query;
-        private final ClusterState state;
         private final BindingSpace space;
         private final CompletionBound bound;
+        private final FlowEstimator.Prepared estimates;
         private final int budget;
         private final Deadline deadline;
         private int[] current;
@@ -84,21 +83,21 @@ public final class RefinedEvaluator implements Evaluator {
         private int bounded;
 
         Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
-            this.query = query;
-            this.state = state;
             this.space = new BindingSpace(query);
             this.bound = new CompletionBound(query, space, state);
             this.budget = budget;
             this.deadline = deadline;
+            this.estimates = estimator.prepare(query, state);
             this.current = space.of(start);
-            this.cost = FlowEvaluator.cost(estimator, query, new Binding(start), state, deadline);
+            this.cost = estimate(current);
             this.runs = 1;
         }
 
         boolean improveOneVariable() {
             for (int v = 0; v < space.variableCount(); v++) {
                 for (int candidate : space.candidates(v)) {
-                    if (tryBinding(space.move(current, v, candidate))) {
+                    // The variable's own flows on the candidate's resources bound every binding that moves it there.
+                    if (!cannotBeat(bound.atValue(v, candidate)) && tryBinding(space.move(current, v, candidate))) {
                         return true;
                     }
                 }
@@ -132,25 +131,34 @@ public final class RefinedEvaluator implements Evaluator {
         /**
          * The variable's {@value #PAIR_CANDIDATES} candidates whose own resources would carry its flows soonest
          * ({@link CompletionBound#atValue}): pairs are tried among these only, so the pair neighbourhood costs the
-         * same whether a variable has 10 or 1,000 candidates.
+         * same whether a variable has 10 or 1,000 candidates. Candidates whose own resources alone take as long as
+         * the current binding are left out: every binding giving the variable that value has a completion bound at
+         * least as high, so {@link #tryBinding} would reject each of its pairs after bounding it.
          */
         private int[] promising(int variable) {
             int[] candidates = space.candidates(variable);
-            if (candidates.length <= PAIR_CANDIDATES) {
-                return candidates;
-            }
             double[] bounds = new double[candidates.length];
             Integer[] order = new Integer[candidates.length];
             for (int i = 0; i < candidates.length; i++) {
                 bounds[i] = bound.atValue(variable, candidates[i]);
                 order[i] = i;
             }
-            Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
-            int[] best = new int[PAIR_CANDIDATES];
-            for (int i = 0; i < best.length; i++) {
-                best[i] = candidates[order[i]];
+            if (candidates.length > PAIR_CANDIDATES) {
+                Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
             }
-            return best;
+            return Arrays.stream(order)
+                    .limit(PAIR_CANDIDATES)
+                    .filter(i -> !cannotBeat(bounds[i]))
+                    .mapToInt(i -> candidates[i])
+                    .toArray();
+        }
+
+        /**
+         * Whether a lower bound leaves no room to beat the current binding; relaxed by the acceptance margin so that
+         * rounding in the estimator can never make a pruned binding the better one.
+         */
+        private boolean cannotBeat(double lowerBound) {
+            return lowerBound * (1 - 1e-9) >= cost * (1 - 1e-9);
         }
 
         /**
@@ -169,13 +177,10 @@ public final class RefinedEvaluator implements Evaluator {
             if ((bounded & 63) == 0) {
                 deadline.check();
             }
-            // Relaxed by the acceptance margin so that rounding in the estimator can never make a pruned binding
-            // the better one.
-            if (bound.of(candidate) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
+            if (cannotBeat(bound.of(candidate))) {
                 return false; // it cannot finish sooner than the current binding: no need to estimate it
             }
-            double candidateCost =
-                    FlowEvaluator.cost(estimator, query, new Binding(space.toMap(candidate)), state, deadline);
+            double candidateCost = estimate(candidate);
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
@@ -183,6 +188,10 @@ public final class RefinedEvaluator implements Evaluator {
                 return true;
             }
             return false;
+        }
+
+        private double estimate(int[] binding) {
+            return FlowEvaluator.cost(estimates.estimate(variable -> space.value(binding[variable]), deadline));
         }
     }
 }
