@@ -392,8 +392,14 @@ public final class FlowEstimator {
             waterFill();
             for (int iteration = 0; iteration < MAX_RATE_ITERATIONS; iteration++) {
                 deadline.check();
+                boolean capped = false;
                 for (int f = 0; f < count; f++) {
                     caps[f] = active[f] ? cap(f) : 0;
+                    capped |= active[f] && caps[f] != Double.POSITIVE_INFINITY;
+                }
+                if (!capped && iteration == 0) {
+                    // The same caps as the uncapped fill just done (it holds flows not running at 0): same rates.
+                    return;
                 }
                 System.arraycopy(rate, 0, previousRate, 0, count);
                 waterFill();

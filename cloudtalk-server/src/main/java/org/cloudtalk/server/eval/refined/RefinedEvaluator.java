@@ -65,8 +65,8 @@ public final class RefinedEvaluator implements Evaluator {
                 deadline);
         // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
         // held by another whose alternatives are all worse on their own.
-        while (search.improveOneVariable() || search.improveTwoVariables()) {
-            // keep going until neither neighbourhood helps or the budget is spent
+        while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
+            // keep going until no binding can beat this one, neither neighbourhood helps or the budget is spent
         }
         return new Evaluation(new Binding(search.space.toMap(search.current)), OptionalDouble.of(search.cost));
     }
@@ -75,6 +75,9 @@ public final class RefinedEvaluator implements Evaluator {
         private final BindingSpace space;
         private final CompletionBound bound;
         private final FlowEstimator.Prepared estimates;
+        /** No binding finishes sooner than this ({@link CompletionBound#ofAnyBinding}). */
+        private final double floor;
+
         private final int budget;
         private final Deadline deadline;
         private int[] current;
@@ -88,16 +91,24 @@ public final class RefinedEvaluator implements Evaluator {
             this.budget = budget;
             this.deadline = deadline;
             this.estimates = estimator.prepare(query, state);
+            this.floor = bound.ofAnyBinding();
             this.current = space.of(start);
             this.cost = estimate(current);
             this.runs = 1;
         }
 
+        /** Whether the binding already finishes as soon as any could: no move can then be adopted. */
+        boolean unbeatable() {
+            return cannotBeat(floor);
+        }
+
         boolean improveOneVariable() {
             for (int v = 0; v < space.variableCount(); v++) {
-                for (int candidate : space.candidates(v)) {
+                int[] candidates = space.candidates(v);
+                for (int i = 0; i < candidates.length; i++) {
                     // The variable's own flows on the candidate's resources bound every binding that moves it there.
-                    if (!cannotBeat(bound.atValue(v, candidate)) && tryBinding(space.move(current, v, candidate))) {
+                    if (!(bound.boundsBindings(v) && cannotBeat(bound.atCandidate(v, i)))
+                            && tryBinding(space.move(current, v, candidates[i]))) {
                         return true;
                     }
                 }
@@ -137,18 +148,18 @@ public final class RefinedEvaluator implements Evaluator {
          */
         private int[] promising(int variable) {
             int[] candidates = space.candidates(variable);
-            double[] bounds = new double[candidates.length];
             Integer[] order = new Integer[candidates.length];
             for (int i = 0; i < candidates.length; i++) {
-                bounds[i] = bound.atValue(variable, candidates[i]);
                 order[i] = i;
             }
             if (candidates.length > PAIR_CANDIDATES) {
-                Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
+                Arrays.sort(
+                        order,
+                        (x, y) -> Double.compare(bound.atCandidate(variable, x), bound.atCandidate(variable, y)));
             }
             return Arrays.stream(order)
                     .limit(PAIR_CANDIDATES)
-                    .filter(i -> !cannotBeat(bounds[i]))
+                    .filter(i -> !(bound.boundsBindings(variable) && cannotBeat(bound.atCandidate(variable, i))))
                     .mapToInt(i -> candidates[i])
                     .toArray();
         }
