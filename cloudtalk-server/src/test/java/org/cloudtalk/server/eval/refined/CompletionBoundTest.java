@@ -75,21 +75,7 @@ class CompletionBoundTest {
         Random random = new Random(16);
         int tight = 0;
         for (int i = 0; i < 200; i++) {
-            Map<String, HostLoad> loads = new HashMap<>();
-            for (String host : hosts) {
-                double capacity = 100 * States.MIB;
-                loads.put(
-                        host,
-                        new HostLoad(
-                                capacity,
-                                random.nextDouble() * 0.9 * capacity,
-                                capacity,
-                                random.nextDouble() * 0.9 * capacity,
-                                capacity,
-                                random.nextDouble() * 0.9 * capacity,
-                                capacity,
-                                random.nextDouble() * 0.9 * capacity));
-            }
+            Map<String, HostLoad> loads = States.busy(random, hosts, 100 * States.MIB);
             loads.put("10.0.9.1", States.idle(1000 * States.MIB));
             ClusterState state = new ClusterState(loads);
             for (QueryModel query : queries) {
