@@ -16,11 +16,13 @@ import org.cloudtalk.server.state.ClusterState;
 /**
  * The heuristic's binding improved by local search with the flow estimator: move one variable to another candidate
  * (swapping with the variable that holds it, to keep values distinct), or two variables at once, whenever that
- * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
+ * finishes the task sooner, until no move helps, no binding could beat it ({@link CompletionBound#ofAnyBinding}), the
+ * budget of estimator runs is spent or the deadline passes. The
  * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
  * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
  * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
- * only each variable's few candidates whose own resources suit its flows best.
+ * only each variable's few candidates whose own resources suit its flows best, and candidates whose own resources
+ * alone take as long as the current binding are not tried at all. The estimator prepares the query once per search.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
