@@ -3,6 +3,7 @@ package org.cloudtalk.server.eval.refined;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
@@ -59,12 +60,12 @@ public final class RefinedEvaluator implements Evaluator {
     public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
         long flows = Math.max(1, query.query().flows().size());
         int runs = (int) Math.max(1, Math.min(budget, maxBindingFlows / flows));
-        Search search = new Search(
-                query,
-                state,
-                heuristic.evaluate(query, state, deadline).binding().values(),
-                runs,
-                deadline);
+        Evaluation start = heuristic.evaluate(query, state, deadline);
+        if (query.query().flows().stream().noneMatch(flow -> flow.has(Attribute.SIZE) || flow.has(Attribute.END))) {
+            // Endless flows never complete, so no binding finishes sooner than another: the heuristic's stands.
+            return new Evaluation(start.binding(), OptionalDouble.empty());
+        }
+        Search search = new Search(query, state, start.binding().values(), runs, deadline);
         // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
         // held by another whose alternatives are all worse on their own.
         while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
