@@ -81,6 +81,22 @@ class EvaluatorTest {
         assertThat(binding.valueOf("A")).isEqualTo(binding.valueOf("B")).isEqualTo("10.0.0.1");
     }
 
+    /**
+     * Endless flows give no completion time to compare bindings by: refined answers with the heuristic's binding, as
+     * the heuristic would, instead of refusing the query.
+     */
+    @Test
+    void refinedKeepsTheHeuristicsBindingWhenEveryFlowIsEndless() {
+        QueryModel query = model("A = (10.0.0.1 10.0.0.2)\nf1 A -> disk");
+        ClusterState state =
+                new ClusterState(Map.of("10.0.0.1", host(100 * MIB, 0, 0, 0, 90 * MIB), "10.0.0.2", idle(100 * MIB)));
+        Evaluation refined = new RefinedEvaluator().evaluate(query, state);
+        assertThat(refined.binding())
+                .isEqualTo(new HeuristicEvaluator().evaluate(query, state).binding());
+        assertThat(refined.binding().valueOf("A")).isEqualTo("10.0.0.2");
+        assertThat(refined.completionSeconds()).isEmpty();
+    }
+
     @Test
     void exhaustiveRefusesSearchesOverItsLimit() {
         QueryModel query = model("A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1M");

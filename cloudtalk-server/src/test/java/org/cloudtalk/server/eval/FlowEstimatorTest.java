@@ -9,7 +9,9 @@ import static org.cloudtalk.server.eval.States.idle;
 import static org.cloudtalk.server.eval.States.model;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.deadline.DeadlineExceededException;
 import org.cloudtalk.server.eval.flow.FlowEstimate;
@@ -148,6 +150,28 @@ class FlowEstimatorTest {
                 "f1 10.0.0.1 -> 10.0.0.2 size 1M",
                 Map.of(A, host(10 * MIB, 0, 10 * MIB, 0, 0), B, host(10 * MIB, 10 * MIB, 0, 0, 0)));
         assertThat(estimate.completionSeconds()).isInfinite();
+    }
+
+    /**
+     * A search estimates many bindings with one prepared query: its cached capacities and resource numbering must
+     * give each binding the estimate a fresh estimator gives, whatever was estimated before.
+     */
+    @Test
+    void preparedQueryEstimatesEachBindingAsAFreshEstimate() {
+        List<String> hosts = List.of(A, B, C, "10.0.0.4");
+        QueryModel query = model("x1 = x2 = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\n"
+                + "f1 x1 -> x2 size 100M\nf2 x2 -> disk size sz(f1) transfer t(f1)\nf3 disk -> x1 size 20M");
+        ClusterState state = States.random(new Random(16), hosts, 100 * MIB, false);
+        FlowEstimator.Prepared prepared = estimator.prepare(query, state);
+        for (int pass = 0; pass < 2; pass++) {
+            for (String x1 : hosts) {
+                for (String x2 : hosts) {
+                    Binding binding = new Binding(Map.of("x1", x1, "x2", x2));
+                    assertThat(prepared.estimate(binding, Deadline.none()))
+                            .isEqualTo(estimator.estimate(query, binding, state));
+                }
+            }
+        }
     }
 
     private FlowEstimate estimate(String flows, Map<String, HostLoad> hosts) {

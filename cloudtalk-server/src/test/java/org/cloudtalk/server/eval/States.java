@@ -45,6 +45,25 @@ public final class States {
         return new ClusterState(loads);
     }
 
+    /** Hosts of equal capacity with each direction's network and disk use drawn uniform on 0-90%. */
+    public static Map<String, HostLoad> busy(Random random, List<String> hosts, double capacity) {
+        Map<String, HostLoad> loads = new HashMap<>();
+        for (String host : hosts) {
+            loads.put(
+                    host,
+                    new HostLoad(
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity,
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity,
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity,
+                            capacity,
+                            random.nextDouble() * 0.9 * capacity));
+        }
+        return loads;
+    }
+
     private static double fraction(Random random, boolean bimodal) {
         if (!bimodal) {
             return random.nextDouble() * 0.9;

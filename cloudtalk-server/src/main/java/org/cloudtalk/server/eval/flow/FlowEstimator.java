@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.function.IntFunction;
 import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.lang.ast.Expression;
 import org.cloudtalk.lang.ast.Flow;
@@ -63,93 +63,144 @@ public final class FlowEstimator {
      * @throws CostLimitException when the simulation needs more events than allowed
      */
     public FlowEstimate estimate(QueryModel model, Binding binding, ClusterState state, Deadline deadline) {
-        return new Simulation(model, binding, state, deadline).run(maxEvents);
+        return prepare(model, state).estimate(binding, deadline);
     }
 
-    private static final class Simulation {
+    /**
+     * The query's flows arranged once for estimating many bindings in one cluster state, as a search does: the
+     * per-flow work that does not depend on the binding (attributes, rate groups, endpoint texts) and each host's
+     * available capacity are computed once instead of once per estimate.
+     */
+    public Prepared prepare(QueryModel model, ClusterState state) {
+        return new Prepared(model, state);
+    }
+
+    /**
+     * A query and cluster state ready to estimate bindings. Not thread-safe (it caches hosts' capacities and
+     * reuses scratch arrays): one per search.
+     */
+    public final class Prepared {
+        private static final int KINDS = HostResources.Kind.values().length;
+
+        private final ClusterState state;
         private final List<Flow> flows;
         private final int count;
-        private final int[][] resources;
-        private final double[] capacity;
-        private final double[] size;
-        private final double[] start;
-        private final double[] end;
-        private final double[] transferred;
-        private final double[] rate;
-        private final boolean[] active;
-        private final boolean[] done;
-        private final double[] finishedAt;
+        private final String[] variableNames;
+        /** Each flow's endpoint: a variable's index, or -1 and the literal's text. */
+        private final int[] sourceVariable;
+
+        private final String[] sourceLiteral;
+        private final int[] destinationVariable;
+        private final String[] destinationLiteral;
+        /** Each flow's attribute expressions (null where absent), indexed by {@code Attribute} ordinal. */
+        private final Expression[][] attributes;
+
         private final Map<String, Integer> byName = new HashMap<>();
-        private final Deadline deadline;
         /** Each flow's rate group (flows in one cycle of rate references), or -1. */
         private final int[] group;
         /** The units the water-filling raises together: a group's flows, or a single flow. */
         private final int[][] units;
-        /** Each unit's resources, once per member using it (a group uses a shared link once per member). */
-        private final int[][] unitResources;
-        // Scratch space for computing rates, allocated once: the estimate runs thousands of passes per query.
-        private final double[] caps;
-        private final double[] previousRate;
-        private final double[] left;
-        private final double[] unitCap;
-        private final double[] unitRate;
-        private final boolean[] unitFrozen;
-        private final int[] users;
-        private double now;
+        // Hosts seen so far, and their resources' available rates (index host * KINDS + kind; NaN until needed).
+        private final Map<String, Integer> hosts = new HashMap<>();
+        private final List<String> hostNames = new ArrayList<>();
+        private double[] hostCapacity = new double[0];
+        // Scratch for numbering one binding's resources densely: local id of a host resource, valid at stamp.
+        private int[] localId = new int[0];
+        private int[] localStamp = new int[0];
+        private int stamp;
 
-        Simulation(QueryModel model, Binding binding, ClusterState state, Deadline deadline) {
-            this.deadline = deadline;
+        private Prepared(QueryModel model, ClusterState state) {
+            this.state = state;
             flows = model.query().flows();
             count = flows.size();
-            resources = new int[count][];
-            size = new double[count];
-            start = new double[count];
-            end = new double[count];
-            transferred = new double[count];
-            rate = new double[count];
-            active = new boolean[count];
-            done = new boolean[count];
-            finishedAt = new double[count];
-            Arrays.fill(size, Double.NaN);
-            Arrays.fill(start, Double.NaN);
-            Arrays.fill(end, Double.NaN);
-            Arrays.fill(finishedAt, Double.NaN);
-            List<Double> capacities = new ArrayList<>();
-            Map<String, Integer> resourceIds = new HashMap<>();
+            List<QueryModel.Variable> variables = model.variables();
+            variableNames = new String[variables.size()];
+            Map<String, Integer> variableIndex = new HashMap<>();
+            for (int v = 0; v < variableNames.length; v++) {
+                variableNames[v] = variables.get(v).name();
+                variableIndex.put(variableNames[v], v);
+            }
+            sourceVariable = new int[count];
+            sourceLiteral = new String[count];
+            destinationVariable = new int[count];
+            destinationLiteral = new String[count];
+            Attribute[] kinds = Attribute.values();
+            attributes = new Expression[kinds.length][count];
             for (int f = 0; f < count; f++) {
                 Flow flow = flows.get(f);
                 flow.name().ifPresent(name -> byName.putIfAbsent(name.value(), flow.position() - 1));
-                String source = model.resolve(flow.source(), binding);
-                String destination = model.resolve(flow.destination(), binding);
-                List<String> used = HostResources.used(source, destination);
-                resources[f] = new int[used.size()];
-                for (int i = 0; i < used.size(); i++) {
-                    String resource = used.get(i);
-                    Integer id = resourceIds.get(resource);
-                    if (id == null) {
-                        id = capacities.size();
-                        resourceIds.put(resource, id);
-                        capacities.add(HostResources.available(state, resource));
-                    }
-                    resources[f][i] = id;
+                String source = QueryModel.key(flow.source());
+                sourceVariable[f] = variableIndex.getOrDefault(source, -1);
+                sourceLiteral[f] = source;
+                String destination = QueryModel.key(flow.destination());
+                destinationVariable[f] = variableIndex.getOrDefault(destination, -1);
+                destinationLiteral[f] = destination;
+                for (Attribute attribute : kinds) {
+                    attributes[attribute.ordinal()][f] =
+                            flow.attribute(attribute).orElse(null);
                 }
             }
-            capacity = capacities.stream().mapToDouble(Double::doubleValue).toArray();
             group = rateGroups();
             units = units();
-            unitResources = new int[units.length][];
-            for (int u = 0; u < units.length; u++) {
-                unitResources[u] = Arrays.stream(units[u])
-                        .flatMap(f -> Arrays.stream(resources[f]))
-                        .toArray();
+        }
+
+        /** @see FlowEstimator#estimate(QueryModel, Binding, ClusterState, Deadline) */
+        public FlowEstimate estimate(Binding binding, Deadline deadline) {
+            return estimate(variable -> binding.valueOf(variableNames[variable]), deadline);
+        }
+
+        /**
+         * The estimate with each variable (by its index in {@link QueryModel#variables()}) bound to {@code
+         * valueOf}'s address.
+         */
+        public FlowEstimate estimate(IntFunction<String> valueOf, Deadline deadline) {
+            stamp++;
+            int[][] resources = new int[count][];
+            double[] capacity = new double[2 * count];
+            int used = 0;
+            for (int f = 0; f < count; f++) {
+                String source = sourceVariable[f] < 0 ? sourceLiteral[f] : valueOf.apply(sourceVariable[f]);
+                String destination =
+                        destinationVariable[f] < 0 ? destinationLiteral[f] : valueOf.apply(destinationVariable[f]);
+                List<HostResources.Use> uses = HostResources.uses(source, destination);
+                resources[f] = new int[uses.size()];
+                for (int i = 0; i < uses.size(); i++) {
+                    HostResources.Use use = uses.get(i);
+                    int resource = resource(use.onSource() ? source : destination, use.kind());
+                    if (localStamp[resource] != stamp) {
+                        localStamp[resource] = stamp;
+                        localId[resource] = used;
+                        capacity[used++] = hostCapacity[resource];
+                    }
+                    resources[f][i] = localId[resource];
+                }
             }
-            caps = new double[count];
-            previousRate = new double[count];
-            left = new double[capacity.length];
-            unitCap = new double[units.length];
-            unitRate = new double[units.length];
-            unitFrozen = new boolean[units.length];
-            users = new int[capacity.length];
+            return new Simulation(this, resources, Arrays.copyOf(capacity, used), deadline).run(maxEvents);
+        }
+
+        /** A host resource's index, its available rate cached the first time it is seen. */
+        private int resource(String host, HostResources.Kind kind) {
+            Integer index = hosts.get(host);
+            if (index == null) {
+                index = hostNames.size();
+                hosts.put(host, index);
+                hostNames.add(host);
+                int size = hostNames.size() * KINDS;
+                if (size > hostCapacity.length) {
+                    int grown = Math.max(size, 2 * hostCapacity.length);
+                    hostCapacity = Arrays.copyOf(hostCapacity, grown);
+                    localId = Arrays.copyOf(localId, grown);
+                    localStamp = Arrays.copyOf(localStamp, grown);
+                }
+                for (HostResources.Kind each : HostResources.Kind.values()) {
+                    hostCapacity[index * KINDS + each.ordinal()] = HostResources.available(state, host, each);
+                }
+            }
+            return index * KINDS + kind.ordinal();
+        }
+
+        private Expression attribute(int f, Attribute attribute) {
+            return attributes[attribute.ordinal()][f];
         }
 
         /**
@@ -207,6 +258,85 @@ public final class FlowEstimator {
             return result.toArray(int[][]::new);
         }
 
+        private int target(FlowSelector selector) {
+            if (selector instanceof FlowSelector.ByPosition byPosition) {
+                return byPosition.position() - 1;
+            }
+            return byName.get(((FlowSelector.ByName) selector).name());
+        }
+    }
+
+    /** One estimate: a binding's flows on their resources (numbered densely), simulated event by event. */
+    private static final class Simulation {
+        private final Prepared plan;
+        private final int count;
+        private final int[][] resources;
+        private final double[] capacity;
+        private final double[] size;
+        private final double[] start;
+        private final double[] end;
+        private final double[] transferred;
+        private final double[] rate;
+        private final boolean[] active;
+        private final boolean[] done;
+        private final double[] finishedAt;
+        private final Deadline deadline;
+        private final int[] group;
+        private final int[][] units;
+        /** Each unit's resources, once per member using it (a group uses a shared link once per member). */
+        private final int[][] unitResources;
+        // Scratch space for computing rates, allocated once: the estimate runs thousands of passes per query.
+        private final double[] caps;
+        private final double[] previousRate;
+        private final double[] left;
+        private final double[] unitCap;
+        private final double[] unitRate;
+        private final boolean[] unitFrozen;
+        private final int[] users;
+        private double now;
+
+        Simulation(Prepared plan, int[][] resources, double[] capacity, Deadline deadline) {
+            this.plan = plan;
+            this.resources = resources;
+            this.capacity = capacity;
+            this.deadline = deadline;
+            count = plan.count;
+            group = plan.group;
+            units = plan.units;
+            size = new double[count];
+            start = new double[count];
+            end = new double[count];
+            transferred = new double[count];
+            rate = new double[count];
+            active = new boolean[count];
+            done = new boolean[count];
+            finishedAt = new double[count];
+            Arrays.fill(size, Double.NaN);
+            Arrays.fill(start, Double.NaN);
+            Arrays.fill(end, Double.NaN);
+            Arrays.fill(finishedAt, Double.NaN);
+            unitResources = new int[units.length][];
+            for (int u = 0; u < units.length; u++) {
+                int length = 0;
+                for (int f : units[u]) {
+                    length += resources[f].length;
+                }
+                unitResources[u] = new int[length];
+                int at = 0;
+                for (int f : units[u]) {
+                    System.arraycopy(resources[f], 0, unitResources[u], at, resources[f].length);
+                    at += resources[f].length;
+                }
+            }
+            caps = new double[count];
+            previousRate = new double[count];
+            left = new double[capacity.length];
+            unitCap = new double[units.length];
+            unitRate = new double[units.length];
+            unitFrozen = new boolean[units.length];
+            users = new int[capacity.length];
+        }
+
         FlowEstimate run(int maxEvents) {
             for (int events = 0; ; events++) {
                 deadline.check();
@@ -253,7 +383,7 @@ public final class FlowEstimator {
         }
 
         private boolean isFinite(int f) {
-            return flows.get(f).has(Attribute.SIZE) || flows.get(f).has(Attribute.END);
+            return plan.attribute(f, Attribute.SIZE) != null || plan.attribute(f, Attribute.END) != null;
         }
 
         /** Max-min fair rates under the current caps, repeated until the caps (which may refer to rates) settle. */
@@ -262,8 +392,14 @@ public final class FlowEstimator {
             waterFill();
             for (int iteration = 0; iteration < MAX_RATE_ITERATIONS; iteration++) {
                 deadline.check();
+                boolean capped = false;
                 for (int f = 0; f < count; f++) {
                     caps[f] = active[f] ? cap(f) : 0;
+                    capped |= active[f] && caps[f] != Double.POSITIVE_INFINITY;
+                }
+                if (!capped && iteration == 0) {
+                    // The same caps as the uncapped fill just done (it holds flows not running at 0): same rates.
+                    return;
                 }
                 System.arraycopy(rate, 0, previousRate, 0, count);
                 waterFill();
@@ -279,19 +415,19 @@ public final class FlowEstimator {
 
         private double cap(int f) {
             double cap = Double.POSITIVE_INFINITY;
-            Optional<Expression> rateLimit = flows.get(f).attribute(Attribute.RATE);
+            Expression rateLimit = plan.attribute(f, Attribute.RATE);
             // A group's rate references are its common rate, which the water-filling enforces.
-            if (rateLimit.isPresent() && group[f] < 0) {
-                double limit = evaluate(rateLimit.get());
+            if (rateLimit != null && group[f] < 0) {
+                double limit = evaluate(rateLimit);
                 if (!Double.isNaN(limit)) {
                     cap = Math.max(0, limit);
                 }
             }
-            Optional<Expression> bound = flows.get(f).attribute(Attribute.TRANSFER);
-            if (bound.isPresent()) {
-                double allowed = evaluate(bound.get());
+            Expression bound = plan.attribute(f, Attribute.TRANSFER);
+            if (bound != null) {
+                double allowed = evaluate(bound);
                 if (!Double.isNaN(allowed) && transferred[f] >= allowed - EPSILON * Math.max(1, allowed)) {
-                    cap = Math.min(cap, Math.max(0, growth(bound.get())));
+                    cap = Math.min(cap, Math.max(0, growth(bound)));
                 }
             }
             return cap;
@@ -386,10 +522,10 @@ public final class FlowEstimator {
                     if (!Double.isNaN(end[f])) {
                         step = Math.min(step, Math.max(0, end[f] - now));
                     }
-                    Optional<Expression> bound = flows.get(f).attribute(Attribute.TRANSFER);
-                    if (bound.isPresent()) {
-                        double gap = evaluate(bound.get()) - transferred[f];
-                        double closing = rate[f] - growth(bound.get());
+                    Expression bound = plan.attribute(f, Attribute.TRANSFER);
+                    if (bound != null) {
+                        double gap = evaluate(bound) - transferred[f];
+                        double closing = rate[f] - growth(bound);
                         if (gap > EPSILON && closing > EPSILON) {
                             step = Math.min(step, gap / closing);
                         }
@@ -438,8 +574,8 @@ public final class FlowEstimator {
 
         /** An attribute's value now, or {@code absent} if the flow does not restrict it; NaN if not yet known. */
         private double value(int f, Attribute attribute, double absent) {
-            Optional<Expression> expression = flows.get(f).attribute(attribute);
-            return expression.isPresent() ? evaluate(expression.get()) : absent;
+            Expression expression = plan.attribute(f, attribute);
+            return expression != null ? evaluate(expression) : absent;
         }
 
         private double evaluate(Expression expression) {
@@ -447,7 +583,7 @@ public final class FlowEstimator {
                 return number.value();
             }
             if (expression instanceof Expression.Reference reference) {
-                int g = target(reference.flow());
+                int g = plan.target(reference.flow());
                 return switch (reference.attribute()) {
                     case START -> start[g];
                     case END -> finishedAt[g];
@@ -466,7 +602,7 @@ public final class FlowEstimator {
                 return 0;
             }
             if (expression instanceof Expression.Reference reference) {
-                return reference.attribute() == Attribute.TRANSFER ? rate[target(reference.flow())] : 0;
+                return reference.attribute() == Attribute.TRANSFER ? rate[plan.target(reference.flow())] : 0;
             }
             Expression.Binary binary = (Expression.Binary) expression;
             return switch (binary.operator()) {
@@ -476,13 +612,6 @@ public final class FlowEstimator {
                         + evaluate(binary.left()) * growth(binary.right());
                 case DIVIDE -> growth(binary.left()) / evaluate(binary.right());
             };
-        }
-
-        private int target(FlowSelector selector) {
-            if (selector instanceof FlowSelector.ByPosition byPosition) {
-                return byPosition.position() - 1;
-            }
-            return byName.get(((FlowSelector.ByName) selector).name());
         }
     }
 }

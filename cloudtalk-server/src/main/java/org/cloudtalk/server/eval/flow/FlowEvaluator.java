@@ -43,7 +43,12 @@ public final class FlowEvaluator implements Evaluator {
 
     public static double cost(
             FlowEstimator estimator, QueryModel query, Binding binding, ClusterState state, Deadline deadline) {
-        double completion = estimator.estimate(query, binding, state, deadline).completionSeconds();
+        return cost(estimator.estimate(query, binding, state, deadline));
+    }
+
+    /** An estimate's completion time as a cost: see {@link #cost(FlowEstimator, QueryModel, Binding, ClusterState)}. */
+    public static double cost(FlowEstimate estimate) {
+        double completion = estimate.completionSeconds();
         if (Double.isNaN(completion)) {
             throw new EvaluationException(
                     "comparing bindings needs a finite flow (one with size or end); every flow of this query is endless");

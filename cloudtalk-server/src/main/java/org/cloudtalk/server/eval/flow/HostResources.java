@@ -13,16 +13,10 @@ import org.cloudtalk.server.state.HostLoad;
 public final class HostResources {
     /** A kind of resource every host has. */
     public enum Kind {
-        TX("tx"),
-        RX("rx"),
-        DISK_READ("disk-read"),
-        DISK_WRITE("disk-write");
-
-        private final String label;
-
-        Kind(String label) {
-            this.label = label;
-        }
+        TX,
+        RX,
+        DISK_READ,
+        DISK_WRITE
     }
 
     /** A resource a flow uses: one kind, on its source's host or on its destination's. */
@@ -37,23 +31,29 @@ public final class HostResources {
 
     /** What a flow from {@code source} to {@code destination} (addresses, "disk" or "0.0.0.0") uses. */
     public static List<Use> uses(String source, String destination) {
-        if (source.equals(QueryModel.DISK)) {
-            return READ_AT_DESTINATION;
-        }
-        if (destination.equals(QueryModel.DISK)) {
-            return WRITE_AT_SOURCE;
-        }
-        if (source.equals(destination)) {
-            return List.of();
-        }
-        return source.equals(QueryModel.UNKNOWN_SOURCE) ? RECEIVE : SEND_AND_RECEIVE;
+        return uses(
+                source.equals(QueryModel.DISK),
+                destination.equals(QueryModel.DISK),
+                source.equals(destination),
+                source.equals(QueryModel.UNKNOWN_SOURCE));
     }
 
-    /** The same as names, {@code "<host> tx|rx|disk-read|disk-write"}: equal names are one shared resource. */
-    static List<String> used(String source, String destination) {
-        return uses(source, destination).stream()
-                .map(use -> (use.onSource() ? source : destination) + " " + use.kind().label)
-                .toList();
+    /**
+     * The same from what the endpoints are, for searches that number endpoints instead of comparing their texts:
+     * whether the source is {@code disk}, the destination is, both are the same, the source is unknown.
+     */
+    public static List<Use> uses(
+            boolean sourceIsDisk, boolean destinationIsDisk, boolean sameEndpoint, boolean unknownSource) {
+        if (sourceIsDisk) {
+            return READ_AT_DESTINATION;
+        }
+        if (destinationIsDisk) {
+            return WRITE_AT_SOURCE;
+        }
+        if (sameEndpoint) {
+            return List.of();
+        }
+        return unknownSource ? RECEIVE : SEND_AND_RECEIVE;
     }
 
     /** Bytes/s available; a disk-to-disk flow's "host" is the disk itself, effectively unlimited. */
@@ -68,16 +68,5 @@ public final class HostResources {
             case DISK_READ -> load.diskReadAvailable();
             case DISK_WRITE -> load.diskWriteAvailable();
         };
-    }
-
-    static double available(ClusterState state, String resource) {
-        int space = resource.lastIndexOf(' ');
-        String label = resource.substring(space + 1);
-        for (Kind kind : Kind.values()) {
-            if (kind.label.equals(label)) {
-                return available(state, resource.substring(0, space), kind);
-            }
-        }
-        throw new IllegalArgumentException("not a resource: " + resource);
     }
 }

@@ -1,7 +1,9 @@
 package org.cloudtalk.server.eval.refined;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +37,16 @@ final class CompletionBound {
     private final int[] destinationValue;
     private final double[] bytes;
     private final BindingSpace space;
+    /** Which value ids are {@code disk} and the unknown source: the bound compares ids, not texts. */
+    private final boolean[] disk;
+
+    private final boolean[] unknown;
+    /** For each variable, each of its candidates' {@link #atValue}. */
+    private final double[][] atValues;
+    /** Whether a variable's {@link #atValue} bounds every binding giving it that value from below. */
+    private final boolean[] boundsBindings;
+    /** Groups of non-shared variables over one candidate list (one declaration), which take distinct values. */
+    private final List<int[]> distinctGroups = new ArrayList<>();
     // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
     private final double[] load;
     private final int[] touched;
@@ -42,7 +54,11 @@ final class CompletionBound {
     CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
         this.space = space;
         available = new double[space.valueCount() * KINDS];
+        disk = new boolean[space.valueCount()];
+        unknown = new boolean[space.valueCount()];
         for (int value = 0; value < space.valueCount(); value++) {
+            disk[value] = space.value(value).equals(QueryModel.DISK);
+            unknown[value] = space.value(value).equals(QueryModel.UNKNOWN_SOURCE);
             for (HostResources.Kind kind : HostResources.Kind.values()) {
                 available[value * KINDS + kind.ordinal()] = HostResources.available(state, space.value(value), kind);
             }
@@ -81,6 +97,101 @@ final class CompletionBound {
         }
         load = new double[available.length];
         touched = new int[2 * count];
+        boundsBindings = boundsBindings(variables);
+        atValues = new double[variables.size()][];
+        Map<List<String>, List<Integer>> declarations = new IdentityHashMap<>();
+        for (int v = 0; v < variables.size(); v++) {
+            int[] candidates = space.candidates(v);
+            atValues[v] = new double[candidates.length];
+            for (int i = 0; i < candidates.length; i++) {
+                atValues[v][i] = atValue(v, candidates[i]);
+            }
+            if (!variables.get(v).shared()) {
+                declarations
+                        .computeIfAbsent(variables.get(v).candidates(), unused -> new ArrayList<>())
+                        .add(v);
+            }
+        }
+        declarations
+                .values()
+                .forEach(group -> distinctGroups.add(
+                        group.stream().mapToInt(Integer::intValue).toArray()));
+    }
+
+    /**
+     * A variable's {@link #atValue} assumes its flows' other variable ends are other hosts, and neither the disk nor
+     * the unknown source: true when it and those variables are all non-shared (so never on one host) and no
+     * candidate is the disk or the unknown source.
+     */
+    private boolean[] boundsBindings(List<QueryModel.Variable> variables) {
+        boolean[] result = new boolean[variables.size()];
+        for (int v = 0; v < result.length; v++) {
+            result[v] = !variables.get(v).shared();
+        }
+        for (int f = 0; f < bytes.length; f++) {
+            int source = sourceVariable[f];
+            int destination = destinationVariable[f];
+            if (source >= 0 && destination >= 0 && source != destination) {
+                boolean apart = result[source] && result[destination];
+                result[source] &= apart;
+                result[destination] &= apart;
+            }
+        }
+        for (int v = 0; v < result.length; v++) {
+            for (int candidate : space.candidates(v)) {
+                if (disk[candidate] || unknown[candidate]) {
+                    Arrays.fill(result, false);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** {@link #atValue} of the variable's {@code index}-th candidate, computed once. */
+    double atCandidate(int variable, int index) {
+        return atValues[variable][index];
+    }
+
+    /**
+     * Whether {@link #atCandidate} is below every bound of a binding giving the variable that candidate, so that a
+     * search may skip those bindings when it is no better than what it has.
+     */
+    boolean boundsBindings(int variable) {
+        return boundsBindings[variable];
+    }
+
+    /**
+     * A lower bound on every binding's bound, so on its completion: each variable needs at least its best
+     * candidate's {@link #atValue}, and the k variables of a group of distinct ones at least the k-th best of their
+     * candidates' (a candidate counting with the variable it suits best). 0 when nothing is known.
+     */
+    double ofAnyBinding() {
+        double floor = 0;
+        for (int v = 0; v < atValues.length; v++) {
+            if (boundsBindings[v]) {
+                floor = Math.max(floor, Arrays.stream(atValues[v]).min().orElse(0));
+            }
+        }
+        for (int[] group : distinctGroups) {
+            int candidates = atValues[group[0]].length;
+            if (group.length < 2 || group.length > candidates) {
+                continue;
+            }
+            double[] best = new double[candidates];
+            Arrays.fill(best, Double.POSITIVE_INFINITY);
+            boolean bounds = true;
+            for (int v : group) {
+                bounds &= boundsBindings[v];
+                for (int i = 0; i < candidates; i++) {
+                    best[i] = Math.min(best[i], atValues[v][i]);
+                }
+            }
+            if (bounds) {
+                Arrays.sort(best);
+                floor = Math.max(floor, best[group.length - 1]);
+            }
+        }
+        return floor;
     }
 
     /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */
@@ -89,7 +200,10 @@ final class CompletionBound {
         for (int f = 0; f < bytes.length; f++) {
             int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
             int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
-            for (HostResources.Use use : HostResources.uses(space.value(source), space.value(destination))) {
+            List<HostResources.Use> uses =
+                    HostResources.uses(disk[source], disk[destination], source == destination, unknown[source]);
+            for (int u = 0; u < uses.size(); u++) {
+                HostResources.Use use = uses.get(u);
                 int resource = (use.onSource() ? source : destination) * KINDS
                         + use.kind().ordinal();
                 if (load[resource] == 0) {
@@ -121,10 +235,16 @@ final class CompletionBound {
             if (!isSource && !isDestination) {
                 continue;
             }
-            String source = isSource ? space.value(value) : other(sourceVariable[f], sourceValue[f]);
-            String destination =
-                    isDestination ? space.value(value) : other(destinationVariable[f], destinationValue[f]);
-            for (HostResources.Use use : HostResources.uses(source, destination)) {
+            // The other end is a literal's value, or for another variable a host that is none of the values.
+            int source = isSource ? value : sourceValue[f];
+            int destination = isDestination ? value : destinationValue[f];
+            List<HostResources.Use> uses = HostResources.uses(
+                    source >= 0 && disk[source],
+                    destination >= 0 && disk[destination],
+                    source == destination,
+                    source >= 0 && unknown[source]);
+            for (int u = 0; u < uses.size(); u++) {
+                HostResources.Use use = uses.get(u);
                 if (use.onSource() ? isSource : isDestination) {
                     kinds[use.kind().ordinal()] += bytes[f];
                 }
@@ -138,11 +258,6 @@ final class CompletionBound {
             }
         }
         return time;
-    }
-
-    /** The other end of a flow: a literal's value, or for another variable a host that is none of the values. */
-    private String other(int variable, int literal) {
-        return variable >= 0 ? "another host" : space.value(literal);
     }
 
     /** A flow's size if it is a constant expression (numbers and other flows' constant sizes); NaN otherwise. */

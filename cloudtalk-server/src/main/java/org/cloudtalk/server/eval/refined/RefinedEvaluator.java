@@ -3,6 +3,7 @@ package org.cloudtalk.server.eval.refined;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
@@ -16,11 +17,13 @@ import org.cloudtalk.server.state.ClusterState;
 /**
  * The heuristic's binding improved by local search with the flow estimator: move one variable to another candidate
  * (swapping with the variable that holds it, to keep values distinct), or two variables at once, whenever that
- * finishes the task sooner, until no move helps, the budget of estimator runs is spent or the deadline passes. The
+ * finishes the task sooner, until no move helps, no binding could beat it ({@link CompletionBound#ofAnyBinding}), the
+ * budget of estimator runs is spent or the deadline passes. The
  * budget is the smaller of {@code budget} and {@code maxBindingFlows / flows}: a query's cost is the bindings it
  * scores times the flows each estimate simulates. A move is estimated only if its {@link CompletionBound} (the busiest
  * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
- * only each variable's few candidates whose own resources suit its flows best.
+ * only each variable's few candidates whose own resources suit its flows best, and candidates whose own resources
+ * alone take as long as the current binding are not tried at all. The estimator prepares the query once per search.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
@@ -57,25 +60,27 @@ public final class RefinedEvaluator implements Evaluator {
     public Evaluation evaluate(QueryModel query, ClusterState state, Deadline deadline) {
         long flows = Math.max(1, query.query().flows().size());
         int runs = (int) Math.max(1, Math.min(budget, maxBindingFlows / flows));
-        Search search = new Search(
-                query,
-                state,
-                heuristic.evaluate(query, state, deadline).binding().values(),
-                runs,
-                deadline);
+        Evaluation start = heuristic.evaluate(query, state, deadline);
+        if (query.query().flows().stream().noneMatch(flow -> flow.has(Attribute.SIZE) || flow.has(Attribute.END))) {
+            // Endless flows never complete, so no binding finishes sooner than another: the heuristic's stands.
+            return new Evaluation(start.binding(), OptionalDouble.empty());
+        }
+        Search search = new Search(query, state, start.binding().values(), runs, deadline);
         // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
         // held by another whose alternatives are all worse on their own.
-        while (search.improveOneVariable() || search.improveTwoVariables()) {
-            // keep going until neither neighbourhood helps or the budget is spent
+        while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
+            // keep going until no binding can beat this one, neither neighbourhood helps or the budget is spent
         }
         return new Evaluation(new Binding(search.space.toMap(search.current)), OptionalDouble.of(search.cost));
     }
 
     private final class Search {
-        private final QueryModel query;
-        private final ClusterState state;
         private final BindingSpace space;
         private final CompletionBound bound;
+        private final FlowEstimator.Prepared estimates;
+        /** No binding finishes sooner than this ({@link CompletionBound#ofAnyBinding}). */
+        private final double floor;
+
         private final int budget;
         private final Deadline deadline;
         private int[] current;
@@ -84,21 +89,29 @@ public final class RefinedEvaluator implements Evaluator {
         private int bounded;
 
         Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
-            this.query = query;
-            this.state = state;
             this.space = new BindingSpace(query);
             this.bound = new CompletionBound(query, space, state);
             this.budget = budget;
             this.deadline = deadline;
+            this.estimates = estimator.prepare(query, state);
+            this.floor = bound.ofAnyBinding();
             this.current = space.of(start);
-            this.cost = FlowEvaluator.cost(estimator, query, new Binding(start), state, deadline);
+            this.cost = estimate(current);
             this.runs = 1;
+        }
+
+        /** Whether the binding already finishes as soon as any could: no move can then be adopted. */
+        boolean unbeatable() {
+            return cannotBeat(floor);
         }
 
         boolean improveOneVariable() {
             for (int v = 0; v < space.variableCount(); v++) {
-                for (int candidate : space.candidates(v)) {
-                    if (tryBinding(space.move(current, v, candidate))) {
+                int[] candidates = space.candidates(v);
+                for (int i = 0; i < candidates.length; i++) {
+                    // The variable's own flows on the candidate's resources bound every binding that moves it there.
+                    if (!(bound.boundsBindings(v) && cannotBeat(bound.atCandidate(v, i)))
+                            && tryBinding(space.move(current, v, candidates[i]))) {
                         return true;
                     }
                 }
@@ -132,25 +145,34 @@ public final class RefinedEvaluator implements Evaluator {
         /**
          * The variable's {@value #PAIR_CANDIDATES} candidates whose own resources would carry its flows soonest
          * ({@link CompletionBound#atValue}): pairs are tried among these only, so the pair neighbourhood costs the
-         * same whether a variable has 10 or 1,000 candidates.
+         * same whether a variable has 10 or 1,000 candidates. Candidates whose own resources alone take as long as
+         * the current binding are left out: every binding giving the variable that value has a completion bound at
+         * least as high, so {@link #tryBinding} would reject each of its pairs after bounding it.
          */
         private int[] promising(int variable) {
             int[] candidates = space.candidates(variable);
-            if (candidates.length <= PAIR_CANDIDATES) {
-                return candidates;
-            }
-            double[] bounds = new double[candidates.length];
             Integer[] order = new Integer[candidates.length];
             for (int i = 0; i < candidates.length; i++) {
-                bounds[i] = bound.atValue(variable, candidates[i]);
                 order[i] = i;
             }
-            Arrays.sort(order, (x, y) -> Double.compare(bounds[x], bounds[y]));
-            int[] best = new int[PAIR_CANDIDATES];
-            for (int i = 0; i < best.length; i++) {
-                best[i] = candidates[order[i]];
+            if (candidates.length > PAIR_CANDIDATES) {
+                Arrays.sort(
+                        order,
+                        (x, y) -> Double.compare(bound.atCandidate(variable, x), bound.atCandidate(variable, y)));
             }
-            return best;
+            return Arrays.stream(order)
+                    .limit(PAIR_CANDIDATES)
+                    .filter(i -> !(bound.boundsBindings(variable) && cannotBeat(bound.atCandidate(variable, i))))
+                    .mapToInt(i -> candidates[i])
+                    .toArray();
+        }
+
+        /**
+         * Whether a lower bound leaves no room to beat the current binding; relaxed by the acceptance margin so that
+         * rounding in the estimator can never make a pruned binding the better one.
+         */
+        private boolean cannotBeat(double lowerBound) {
+            return lowerBound * (1 - 1e-9) >= cost * (1 - 1e-9);
         }
 
         /**
@@ -169,13 +191,10 @@ public final class RefinedEvaluator implements Evaluator {
             if ((bounded & 63) == 0) {
                 deadline.check();
             }
-            // Relaxed by the acceptance margin so that rounding in the estimator can never make a pruned binding
-            // the better one.
-            if (bound.of(candidate) * (1 - 1e-9) >= cost * (1 - 1e-9)) {
+            if (cannotBeat(bound.of(candidate))) {
                 return false; // it cannot finish sooner than the current binding: no need to estimate it
             }
-            double candidateCost =
-                    FlowEvaluator.cost(estimator, query, new Binding(space.toMap(candidate)), state, deadline);
+            double candidateCost = estimate(candidate);
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
@@ -183,6 +202,10 @@ public final class RefinedEvaluator implements Evaluator {
                 return true;
             }
             return false;
+        }
+
+        private double estimate(int[] binding) {
+            return FlowEvaluator.cost(estimates.estimate(variable -> space.value(binding[variable]), deadline));
         }
     }
 }

@@ -18,10 +18,10 @@ import java.util.stream.IntStream;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.States;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.state.ClusterState;
-import org.cloudtalk.server.state.HostLoad;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,23 +51,7 @@ class ExhaustiveEvaluatorTest {
 
     /** Hosts with different spare network and disk bandwidth, so that the choice of reducers matters. */
     private static ClusterState state(long seed, List<String> hosts) {
-        Random random = new Random(seed);
-        Map<String, HostLoad> loads = new HashMap<>();
-        for (String host : hosts) {
-            double capacity = 100 * MIB;
-            loads.put(
-                    host,
-                    new HostLoad(
-                            capacity,
-                            random.nextDouble() * 0.9 * capacity,
-                            capacity,
-                            random.nextDouble() * 0.9 * capacity,
-                            capacity,
-                            random.nextDouble() * 0.9 * capacity,
-                            capacity,
-                            random.nextDouble() * 0.9 * capacity));
-        }
-        return new ClusterState(loads);
+        return new ClusterState(States.busy(new Random(seed), hosts, 100 * MIB));
     }
 
     @Test

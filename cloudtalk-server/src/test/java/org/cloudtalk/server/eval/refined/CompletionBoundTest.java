@@ -13,8 +13,10 @@ import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.Coupled;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.States;
+import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
 import org.junit.jupiter.api.Test;
 
 class CompletionBoundTest {
@@ -48,6 +50,57 @@ class CompletionBoundTest {
             tight += bound >= estimated * (1 - 1e-9) ? 1 : 0;
         }
         assertThat(tight).as("bindings whose bound is the estimate itself").isPositive();
+    }
+
+    /**
+     * Refined stops searching once its binding meets {@link CompletionBound#ofAnyBinding}, so that floor must never
+     * be above the best binding's completion: checked against the exhaustive optimum on §5.3's reduce query (a group
+     * of distinct variables) and a chain with a rate-coupled disk write.
+     */
+    @Test
+    void floorIsNeverAboveTheOptimum() {
+        List<String> hosts = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            hosts.add("10.0.0." + i);
+        }
+        String candidates = "(" + String.join(" ", hosts) + ")\n";
+        List<QueryModel> queries = List.of(
+                States.model("x1 = x2 = x3 = " + candidates
+                        + "f1 0.0.0.0 -> x1 size 64M rate r(f2)\nf2 x1 -> disk size 64M rate r(f1)\n"
+                        + "f3 0.0.0.0 -> x2 size 64M rate r(f4)\nf4 x2 -> disk size 64M rate r(f3)\n"
+                        + "f5 0.0.0.0 -> x3 size 64M rate r(f6)\nf6 x3 -> disk size 64M rate r(f5)"),
+                States.model("A = B = " + candidates
+                        + "f1 10.0.9.1 -> A size 64M\nf2 A -> B size sz(f1) transfer t(f1)\n"
+                        + "f3 B -> disk size sz(f1) rate r(f2)"));
+        Random random = new Random(16);
+        int tight = 0;
+        for (int i = 0; i < 200; i++) {
+            Map<String, HostLoad> loads = States.busy(random, hosts, 100 * States.MIB);
+            loads.put("10.0.9.1", States.idle(1000 * States.MIB));
+            ClusterState state = new ClusterState(loads);
+            for (QueryModel query : queries) {
+                double floor = new CompletionBound(query, new BindingSpace(query), state).ofAnyBinding();
+                double optimum = new ExhaustiveEvaluator()
+                        .evaluate(query, state)
+                        .completionSeconds()
+                        .orElseThrow();
+                assertThat(floor).as("state %d", i).isPositive().isLessThanOrEqualTo(optimum * (1 + 1e-12));
+                tight += floor >= optimum * (1 - 1e-9) ? 1 : 0;
+            }
+        }
+        assertThat(tight).as("states whose optimum is the floor itself").isPositive();
+    }
+
+    /** Shared variables may sit on one host, where a flow between them uses nothing: no per-value bound then. */
+    @Test
+    void sharedVariablesHaveNoPerValueBound() {
+        QueryModel query = States.model("shared A = B = (10.0.0.1 10.0.0.2)\nf1 A -> B size 64M");
+        CompletionBound bound = new CompletionBound(
+                query,
+                new BindingSpace(query),
+                States.random(new Random(1), List.of("10.0.0.1", "10.0.0.2"), 1e6, false));
+        assertThat(bound.boundsBindings(0)).isFalse();
+        assertThat(bound.ofAnyBinding()).isZero();
     }
 
     @Test
