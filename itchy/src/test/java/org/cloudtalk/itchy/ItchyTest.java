@@ -22,6 +22,10 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.cloudtalk.itchy.examples.DataGenerator;
 import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
@@ -167,6 +171,53 @@ class ItchyTest {
                                 fs.getFileStatus(new Path(appended, "part.txt")).getLen());
             }
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void anOrdinaryJobGainsItchyWithOneLine(ItchyMode mode) throws Exception {
+        String name = "drop-in-" + mode.name().toLowerCase();
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 1500, 31);
+        // The user's driver as it was before Itchy: a configured Job, with the mode as a -D option would set it.
+        Job job = Job.getInstance(conf(mode), name);
+        job.setMapperClass(WordCount.TokenMapper.class);
+        job.setCombinerClass(WordCount.SumReducer.class);
+        job.setReducerClass(WordCount.SumReducer.class);
+        job.setOutputKeyClass(Text.class);
+        job.setOutputValueClass(IntWritable.class);
+        job.setNumReduceTasks(2);
+        FileInputFormat.setInputPaths(job, base);
+        FileOutputFormat.setOutputPath(job, new Path(root, "out-0"));
+
+        ItchyJob itchy = ItchyJob.from(job);
+        assertThat(itchy.runFirst(List.of(FileInputFormat.getInputPaths(job)), FileOutputFormat.getOutputPath(job))
+                        .mode())
+                .isEqualTo(mode);
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 32);
+        itchy.runIncrement(List.of(appended), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf(mode), name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+    }
+
+    @Test
+    void aJobItchyCannotReReadIsRefusedWithItsReason() throws Exception {
+        Job job = Job.getInstance(conf(ItchyMode.AUTO), "sequence-input");
+        job.setMapperClass(WordCount.TokenMapper.class);
+        job.setReducerClass(WordCount.SumReducer.class);
+        job.setInputFormatClass(SequenceFileInputFormat.class);
+        assertThatThrownBy(() -> ItchyJob.from(job))
+                .isInstanceOf(ItchyException.class)
+                .hasMessage("Itchy reads text input (org.apache.hadoop.mapreduce.lib.input.TextInputFormat); job"
+                        + " sequence-input reads with org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat");
+        Job identity = Job.getInstance(conf(ItchyMode.AUTO), "identity");
+        assertThatThrownBy(() -> ItchyJob.from(identity))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("must set its own mapper and reducer");
     }
 
     @Test
