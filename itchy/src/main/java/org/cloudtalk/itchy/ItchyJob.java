@@ -807,6 +807,24 @@ public final class ItchyJob {
         }
     }
 
+    /**
+     * Deletes the HBase cells that runs of this job left behind when they failed or lost a commit race (invisible to
+     * every reader, but taking space until deleted); see {@link ItchyStore#reclaim}. Safe while an increment runs.
+     *
+     * @return the number of cells deleted
+     */
+    public long reclaim() throws IOException {
+        return reclaim(conf, name);
+    }
+
+    static long reclaim(Configuration conf, String name) throws IOException {
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            JobRecord record = ItchyStore.record(connection, conf, name)
+                    .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
+            return ItchyStore.reclaim(connection, conf, record);
+        }
+    }
+
     static Optional<JobRecord> recordOf(Configuration conf, String name) throws IOException {
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             return ItchyStore.record(connection, conf, name);

@@ -26,6 +26,7 @@ public final class ItchyTool extends Configured implements Tool {
             usage: itchy status NAME
                    itchy show NAME [--limit N]
                    itchy compact NAME DESTINATION
+                   itchy reclaim NAME
             (generic Hadoop options such as -D itchy.hbase.table=T go before the command)""";
 
     private final PrintStream out;
@@ -73,6 +74,13 @@ public final class ItchyTool extends Configured implements Tool {
                     }
                     long keys = ItchyOutput.compact(getConf(), name, new Path(args[2]));
                     out.println("compacted " + keys + " keys of " + name + " into " + args[2]);
+                }
+                case "reclaim" -> {
+                    if (args.length != 2) {
+                        return usage("reclaim takes only the job name");
+                    }
+                    long cells = ItchyJob.reclaim(getConf(), name);
+                    out.println("deleted " + cells + " cells of uncommitted runs of " + name);
                 }
                 default -> {
                     return usage("unknown command '" + args[0] + "'");

@@ -467,6 +467,10 @@ class ItchyTest {
                 .as("compact leaves the job as it was")
                 .isEqualTo(current);
 
+        ToolRun reclaim = tool(conf, "reclaim", name);
+        assertThat(reclaim.exit()).isZero();
+        assertThat(reclaim.out()).isEqualTo("deleted 0 cells of uncommitted runs of tool\n");
+
         ToolRun again = tool(conf, "compact", name, root + "/compacted");
         assertThat(again.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
         assertThat(again.err()).contains("exists; compact into a new directory");
@@ -567,6 +571,11 @@ class ItchyTest {
                     .as("after increment %d", increment)
                     .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-" + increment)));
         }
+        // The failed run's cells are deleted, once; the result does not change.
+        assertThat(job.reclaim()).isPositive();
+        assertThat(job.reclaim()).isZero();
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-reclaimed")));
         inputs.add(lost);
         job.runIncrement(List.of(lost), new Path(root, "out-lost"));
         assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-3")));
