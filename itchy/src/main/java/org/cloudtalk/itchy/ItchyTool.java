@@ -2,12 +2,15 @@ package org.cloudtalk.itchy;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.cloudtalk.itchy.store.JobRecord;
@@ -27,6 +30,9 @@ public final class ItchyTool extends Configured implements Tool {
                    itchy show NAME [--limit N]
                    itchy compact NAME DESTINATION
                    itchy reclaim NAME
+                   itchy run NAME first|increment INPUT... OUTPUT
+            (run: an unchanged job's classes as Hadoop's own keys, e.g. -D mapreduce.job.map.class=C
+             -D mapreduce.job.reduce.class=C -D mapreduce.job.output.key.class=C -D itchy.mode=auto)
             (generic Hadoop options such as -D itchy.hbase.table=T go before the command)""";
 
     private final PrintStream out;
@@ -82,6 +88,12 @@ public final class ItchyTool extends Configured implements Tool {
                     long cells = ItchyJob.reclaim(getConf(), name);
                     out.println("deleted " + cells + " cells of uncommitted runs of " + name);
                 }
+                case "run" -> {
+                    if (args.length < 5 || !(args[2].equals("first") || args[2].equals("increment"))) {
+                        return usage("run takes the job name, first or increment, input paths and an output path");
+                    }
+                    run(name, args[2].equals("first"), Arrays.copyOfRange(args, 3, args.length));
+                }
                 default -> {
                     return usage("unknown command '" + args[0] + "'");
                 }
@@ -90,6 +102,22 @@ public final class ItchyTool extends Configured implements Tool {
         } catch (ItchyException | IOException e) {
             err.println("itchy: " + e.getMessage());
             return EXIT_FAILED;
+        }
+    }
+
+    /** The zero-code drop-in: the job as Hadoop's own configuration keys describe it, through {@link ItchyJob#from}. */
+    private void run(String name, boolean first, String[] paths) throws IOException {
+        List<Path> inputs =
+                Arrays.stream(paths, 0, paths.length - 1).map(Path::new).toList();
+        Path output = new Path(paths[paths.length - 1]);
+        ItchyJob job = ItchyJob.from(Job.getInstance(getConf(), name));
+        try {
+            ItchyJob.RunReport report = first ? job.runFirst(inputs, output) : job.runIncrement(inputs, output);
+            out.println((first ? "first job" : "increment") + " of " + name + " done with " + report.mode() + " ("
+                    + report.decision() + "), output " + report.output());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ItchyException("interrupted while running " + name, e);
         }
     }
 

@@ -205,6 +205,44 @@ class ItchyTest {
     }
 
     @Test
+    void anUnchangedJobRunsFromTheCommandLineWithItsClassesAsOptions() throws Exception {
+        String name = "tool-run";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 1500, 41);
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 42);
+        Configuration conf = conf(ItchyMode.AUTO);
+        String[] job = {
+            "-D", "mapreduce.job.map.class=" + WordCount.TokenMapper.class.getName(),
+            "-D", "mapreduce.job.combine.class=" + WordCount.SumReducer.class.getName(),
+            "-D", "mapreduce.job.reduce.class=" + WordCount.SumReducer.class.getName(),
+            "-D", "mapreduce.job.output.key.class=" + Text.class.getName(),
+            "-D", "mapreduce.job.output.value.class=" + IntWritable.class.getName(),
+            "-D", "mapreduce.job.reduces=2",
+            "-D", "itchy.mode=mo"
+        };
+        ToolRun first = tool(conf, concat(job, "run", name, "first", base.toString(), root + "/out-0"));
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).startsWith("first job of tool-run done with MO");
+        ToolRun increment = tool(conf, concat(job, "run", name, "increment", appended.toString(), root + "/out-1"));
+        assertThat(increment.exit()).as(increment.err()).isZero();
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+
+        ToolRun noMapper = tool(conf, "run", "tool-run-bare", "first", base.toString(), root + "/bare");
+        assertThat(noMapper.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
+        assertThat(noMapper.err()).contains("must set its own mapper and reducer");
+        assertThat(tool(conf, "run", name, "again", base.toString(), root + "/x")
+                        .exit())
+                .isEqualTo(ItchyTool.EXIT_USAGE);
+    }
+
+    private static String[] concat(String[] options, String... command) {
+        return Stream.concat(Stream.of(options), Stream.of(command)).toArray(String[]::new);
+    }
+
+    @Test
     void aJobItchyCannotReReadIsRefusedWithItsReason() throws Exception {
         Job job = Job.getInstance(conf(ItchyMode.AUTO), "sequence-input");
         job.setMapperClass(WordCount.TokenMapper.class);
