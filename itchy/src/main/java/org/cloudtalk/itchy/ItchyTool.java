@@ -23,7 +23,9 @@ import org.cloudtalk.itchy.store.JobRecord;
  */
 public final class ItchyTool extends Configured implements Tool {
     static final int EXIT_FAILED = 1;
-    static final int EXIT_USAGE = 2;
+    /** Wrong command line: EX_USAGE, as every launcher (docs/cli.md). */
+    static final int EXIT_USAGE = 64;
+
     private static final String USAGE =
             """
             usage: itchy status NAME

@@ -5,13 +5,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.util.ClassUtil;
 
 /**
  * Ships the jars Itchy's tasks need through the job's {@code tmpjars}, so that a job submitted to YARN finds HBase
  * (whose jars are not on a NodeManager's classpath) and the user's classes, as HBase's
  * {@code TableMapReduceUtil.addDependencyJars} does; itchy does not depend on hbase-mapreduce for that one call.
- * The local job runner runs tasks in the driver's JVM and ignores the list.
  */
 final class TaskJars {
     /**
@@ -41,8 +41,16 @@ final class TaskJars {
 
     private TaskJars() {}
 
-    /** Adds to {@code job}'s {@code tmpjars} the jars of HBase and of {@code userClasses} (nulls skipped). */
+    /**
+     * Adds to {@code job}'s {@code tmpjars} the jars of HBase and of {@code userClasses} (nulls skipped), unless the job
+     * runs in the local job runner: its tasks share the driver's classpath, and shipping would copy every jar to the
+     * staging directory for each job.
+     */
     static void ship(Job job, Class<?>... userClasses) {
+        if (MRConfig.LOCAL_FRAMEWORK_NAME.equals(
+                job.getConfiguration().get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME))) {
+            return;
+        }
         Set<String> jars = new LinkedHashSet<>(job.getConfiguration().getStringCollection("tmpjars"));
         ClassLoader loader = TaskJars.class.getClassLoader();
         for (String name : HBASE_CLASSES) {

@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.util.ClassUtil;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ class TaskJarsTest {
     @Test
     void shipsTheHBaseJarsTheTasksLoadAndTheUsersJars() throws Exception {
         Job job = Job.getInstance(new Configuration(false));
+        job.getConfiguration().set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
         job.getConfiguration().set("tmpjars", "file:/already/there.jar");
 
         TaskJars.ship(job, Text.class, null);
@@ -33,6 +35,15 @@ class TaskJarsTest {
                 .doesNotHaveDuplicates();
         assertThat(jars).allSatisfy(jar -> assertThat(new File(java.net.URI.create(jar)).getName())
                 .endsWith(".jar"));
+    }
+
+    @Test
+    void shipsNothingToTheLocalJobRunnerWhoseTasksShareTheDriversClasspath() throws Exception {
+        Job job = Job.getInstance(new Configuration(false));
+
+        TaskJars.ship(job, Text.class);
+
+        assertThat(job.getConfiguration().get("tmpjars")).isNull();
     }
 
     private static String jarOf(Class<?> c) {
