@@ -112,6 +112,44 @@ public final class ItchyJob {
         return new ItchyJob(conf, name);
     }
 
+    /**
+     * Itchy for an ordinary configured MapReduce job, the one-line drop-in: its name, configuration (with
+     * {@code itchy.mode} and {@code itchy.merge.class} if set), mapper, combiner, reducer, key and value classes and
+     * number of reducers. Inputs and outputs stay the caller's: pass the job's to {@link #runFirst} and
+     * {@link #runIncrement}.
+     *
+     * @throws ItchyException if the job reads other than text ({@link TextInputFormat}), which Itchy cannot re-read,
+     *     or does not name its mapper and reducer
+     */
+    public static ItchyJob from(Job job) {
+        requireNonNull(job, "job is null");
+        try {
+            if (job.getInputFormatClass() != TextInputFormat.class) {
+                throw new ItchyException(
+                        "Itchy reads text input (" + TextInputFormat.class.getName() + "); job " + job.getJobName()
+                                + " reads with " + job.getInputFormatClass().getName());
+            }
+            if (job.getMapperClass().equals(Mapper.class)
+                    || job.getReducerClass().equals(Reducer.class)) {
+                throw new ItchyException("job " + job.getJobName()
+                        + " must set its own mapper and reducer classes: Itchy's techniques need an aggregation");
+            }
+            ItchyJob itchy = create(job.getConfiguration(), job.getJobName())
+                    .mapper(job.getMapperClass())
+                    .reducer(job.getReducerClass())
+                    .mapOutput(job.getMapOutputKeyClass(), job.getMapOutputValueClass())
+                    .output(job.getOutputKeyClass(), job.getOutputValueClass())
+                    .reducers(job.getNumReduceTasks());
+            if (job.getCombinerClass() != null) {
+                itchy.combiner(job.getCombinerClass());
+            }
+            return itchy;
+        } catch (ClassNotFoundException e) {
+            throw new ItchyException(
+                    "job " + job.getJobName() + " names a class not on the classpath: " + e.getMessage(), e);
+        }
+    }
+
     public ItchyJob mapper(Class<? extends Mapper> mapper) {
         this.mapper = mapper;
         return this;
@@ -492,6 +530,7 @@ public final class ItchyJob {
             jobConf.setClass(ItchyConf.MERGE_CLASS, mergeClass, MergeFunction.class);
         }
         job.setJarByClass(ItchyJob.class);
+        TaskJars.ship(job, mapper, reducer, combiner, mergeClass, mapKey, mapValue, outputKey, outputValue);
         job.setMapperClass(ItchyMapper.class);
         job.setMapOutputKeyClass(mapKey);
         // Only QMC's values carry offsets through the shuffle; MO and Merge shuffle the user's values as they are.
@@ -513,6 +552,7 @@ public final class ItchyJob {
     private Job plainJob(List<Path> files, Path output) throws IOException {
         Job job = Job.getInstance(conf, "plain " + name);
         job.setJarByClass(ItchyJob.class);
+        TaskJars.ship(job, mapper, reducer, combiner, mapKey, mapValue, outputKey, outputValue);
         job.setMapperClass(mapper);
         if (combiner != null) {
             job.setCombinerClass(combiner);
@@ -764,6 +804,24 @@ public final class ItchyJob {
                 throw new ItchyException("output " + output + " exists; choose a new directory for this increment");
             }
             fs.delete(output, true);
+        }
+    }
+
+    /**
+     * Deletes the HBase cells that runs of this job left behind when they failed or lost a commit race (invisible to
+     * every reader, but taking space until deleted); see {@link ItchyStore#reclaim}. Safe while an increment runs.
+     *
+     * @return the number of cells deleted
+     */
+    public long reclaim() throws IOException {
+        return reclaim(conf, name);
+    }
+
+    static long reclaim(Configuration conf, String name) throws IOException {
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            JobRecord record = ItchyStore.record(connection, conf, name)
+                    .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
+            return ItchyStore.reclaim(connection, conf, record);
         }
     }
 

@@ -3,6 +3,7 @@ package org.cloudtalk.itchy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -11,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.cloudtalk.common.cli.Launchers;
@@ -24,8 +26,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The operator's view of an Itchy job: {@code status} (technique, why, datasets, increments), {@code show} (the
- * current full result: base output overlaid by the committed differentials) and {@code compact} (that result written
- * as one output). A Hadoop {@link Tool}, so generic options ({@code -D key=value}, {@code -conf file}) go before the
+ * current full result: base output overlaid by the committed differentials), {@code compact} (that result written
+ * as one output), {@code reclaim} (uncommitted runs' cells deleted) and {@code run} (an unchanged job, described by
+ * Hadoop's own keys, as a first job or an increment). A Hadoop {@link Tool}, so generic options ({@code -D key=value}, {@code -conf file}) go before the
  * command as for any Hadoop command; the cluster comes from the Hadoop and HBase configuration on the classpath. The
  * command itself is parsed by picocli, like every CloudTalk launcher (docs/cli.md).
  */
@@ -37,7 +40,13 @@ import picocli.CommandLine.Spec;
             "An Itchy job's state and current result. Generic Hadoop options (-D itchy.hbase.table=T, -conf FILE) go"
                     + " before the command; bin/itchy bench runs the benchmark (bin/itchy --help)."
         },
-        subcommands = {ItchyTool.Status.class, ItchyTool.Show.class, ItchyTool.Compact.class},
+        subcommands = {
+            ItchyTool.Status.class,
+            ItchyTool.Show.class,
+            ItchyTool.Compact.class,
+            ItchyTool.Reclaim.class,
+            ItchyTool.Run.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:the command failed (the message says why)", "64:wrong command line"})
 public final class ItchyTool extends Configured implements Tool, Runnable {
@@ -79,7 +88,8 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
     /** Without a command: say which there are. */
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is needed: status, show or compact");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "a command is needed: status, show, compact, reclaim or run");
     }
 
     Configuration conf() {
@@ -177,6 +187,74 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         public Integer call() throws IOException {
             long keys = ItchyOutput.compact(tool.conf(), name, new Path(destination));
             tool.out.println("compacted " + keys + " keys of " + name + " into " + destination);
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "reclaim",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Deletes the HBase cells that" + " uncommitted (failed or abandoned) runs of the job left behind.")
+    static final class Reclaim implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        private ItchyTool tool;
+
+        @Parameters(paramLabel = "NAME", description = "the Itchy job's name")
+        private String name;
+
+        @Override
+        public Integer call() throws IOException {
+            long cells = ItchyJob.reclaim(tool.conf(), name);
+            tool.out.println("deleted " + cells + " cells of uncommitted runs of " + name);
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = {
+                "The zero-code drop-in: runs an unchanged job, described by Hadoop's own keys (-D"
+                        + " mapreduce.job.map.class=C -D mapreduce.job.reduce.class=C -D"
+                        + " mapreduce.job.output.key.class=C ... -D itchy.mode=auto, before the command), as its"
+                        + " first job or as an increment."
+            })
+    static final class Run implements Callable<Integer> {
+        @CommandLine.ParentCommand
+        private ItchyTool tool;
+
+        @Parameters(index = "0", paramLabel = "NAME", description = "the Itchy job's name")
+        private String name;
+
+        @Parameters(index = "1", paramLabel = "KIND", description = "first or increment")
+        private String kind;
+
+        @Parameters(index = "2..*", arity = "2..*", paramLabel = "PATH", description = "input paths, then the output")
+        private List<String> paths;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (!kind.equals("first") && !kind.equals("increment")) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "Invalid value " + kind + " for KIND: expected first or increment");
+            }
+            boolean first = kind.equals("first");
+            List<Path> inputs =
+                    paths.subList(0, paths.size() - 1).stream().map(Path::new).toList();
+            Path output = new Path(paths.get(paths.size() - 1));
+            ItchyJob job = ItchyJob.from(Job.getInstance(tool.conf(), name));
+            try {
+                ItchyJob.RunReport report = first ? job.runFirst(inputs, output) : job.runIncrement(inputs, output);
+                tool.out.println((first ? "first job" : "increment") + " of " + name + " done with " + report.mode()
+                        + " (" + report.decision() + "), output " + report.output());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ItchyException("interrupted while running " + name, e);
+            }
             return 0;
         }
     }

@@ -22,6 +22,10 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableComparable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.itchy.examples.DataGenerator;
 import org.cloudtalk.itchy.examples.Sales;
@@ -168,6 +172,91 @@ class ItchyTest {
                                 fs.getFileStatus(new Path(appended, "part.txt")).getLen());
             }
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void anOrdinaryJobGainsItchyWithOneLine(ItchyMode mode) throws Exception {
+        String name = "drop-in-" + mode.name().toLowerCase();
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 1500, 31);
+        // The user's driver as it was before Itchy: a configured Job, with the mode as a -D option would set it.
+        Job job = Job.getInstance(conf(mode), name);
+        job.setMapperClass(WordCount.TokenMapper.class);
+        job.setCombinerClass(WordCount.SumReducer.class);
+        job.setReducerClass(WordCount.SumReducer.class);
+        job.setOutputKeyClass(Text.class);
+        job.setOutputValueClass(IntWritable.class);
+        job.setNumReduceTasks(2);
+        FileInputFormat.setInputPaths(job, base);
+        FileOutputFormat.setOutputPath(job, new Path(root, "out-0"));
+
+        ItchyJob itchy = ItchyJob.from(job);
+        assertThat(itchy.runFirst(List.of(FileInputFormat.getInputPaths(job)), FileOutputFormat.getOutputPath(job))
+                        .mode())
+                .isEqualTo(mode);
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 32);
+        itchy.runIncrement(List.of(appended), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf(mode), name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+    }
+
+    @Test
+    void anUnchangedJobRunsFromTheCommandLineWithItsClassesAsOptions() throws Exception {
+        String name = "tool-run";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 1500, 41);
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 42);
+        Configuration conf = conf(ItchyMode.AUTO);
+        String[] job = {
+            "-D", "mapreduce.job.map.class=" + WordCount.TokenMapper.class.getName(),
+            "-D", "mapreduce.job.combine.class=" + WordCount.SumReducer.class.getName(),
+            "-D", "mapreduce.job.reduce.class=" + WordCount.SumReducer.class.getName(),
+            "-D", "mapreduce.job.output.key.class=" + Text.class.getName(),
+            "-D", "mapreduce.job.output.value.class=" + IntWritable.class.getName(),
+            "-D", "mapreduce.job.reduces=2",
+            "-D", "itchy.mode=mo"
+        };
+        ToolRun first = tool(conf, concat(job, "run", name, "first", base.toString(), root + "/out-0"));
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).startsWith("first job of tool-run done with MO");
+        ToolRun increment = tool(conf, concat(job, "run", name, "increment", appended.toString(), root + "/out-1"));
+        assertThat(increment.exit()).as(increment.err()).isZero();
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+
+        ToolRun noMapper = tool(conf, "run", "tool-run-bare", "first", base.toString(), root + "/bare");
+        assertThat(noMapper.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
+        assertThat(noMapper.err()).contains("must set its own mapper and reducer");
+        assertThat(tool(conf, "run", name, "again", base.toString(), root + "/x")
+                        .exit())
+                .isEqualTo(Launchers.USAGE);
+    }
+
+    private static String[] concat(String[] options, String... command) {
+        return Stream.concat(Stream.of(options), Stream.of(command)).toArray(String[]::new);
+    }
+
+    @Test
+    void aJobItchyCannotReReadIsRefusedWithItsReason() throws Exception {
+        Job job = Job.getInstance(conf(ItchyMode.AUTO), "sequence-input");
+        job.setMapperClass(WordCount.TokenMapper.class);
+        job.setReducerClass(WordCount.SumReducer.class);
+        job.setInputFormatClass(SequenceFileInputFormat.class);
+        assertThatThrownBy(() -> ItchyJob.from(job))
+                .isInstanceOf(ItchyException.class)
+                .hasMessage("Itchy reads text input (org.apache.hadoop.mapreduce.lib.input.TextInputFormat); job"
+                        + " sequence-input reads with org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat");
+        Job identity = Job.getInstance(conf(ItchyMode.AUTO), "identity");
+        assertThatThrownBy(() -> ItchyJob.from(identity))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("must set its own mapper and reducer");
     }
 
     @Test
@@ -417,6 +506,10 @@ class ItchyTest {
                 .as("compact leaves the job as it was")
                 .isEqualTo(current);
 
+        ToolRun reclaim = tool(conf, "reclaim", name);
+        assertThat(reclaim.exit()).isZero();
+        assertThat(reclaim.out()).isEqualTo("deleted 0 cells of uncommitted runs of tool\n");
+
         ToolRun again = tool(conf, "compact", name, root + "/compacted");
         assertThat(again.exit()).isEqualTo(ItchyTool.EXIT_FAILED);
         assertThat(again.err()).contains("exists; compact into a new directory");
@@ -434,7 +527,7 @@ class ItchyTest {
         assertThat(unknownCommand.err()).contains("frobnicate");
         ToolRun none = tool(conf);
         assertThat(none.exit()).isEqualTo(Launchers.USAGE);
-        assertThat(none.err()).contains("a command is needed: status, show or compact");
+        assertThat(none.err()).contains("a command is needed: status, show, compact, reclaim or run");
         ToolRun help = tool(conf, "--help");
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("status", "show", "compact", "Exit codes:");
@@ -530,6 +623,11 @@ class ItchyTest {
                     .as("after increment %d", increment)
                     .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-" + increment)));
         }
+        // The failed run's cells are deleted, once; the result does not change.
+        assertThat(job.reclaim()).isPositive();
+        assertThat(job.reclaim()).isZero();
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-reclaimed")));
         inputs.add(lost);
         job.runIncrement(List.of(lost), new Path(root, "out-lost"));
         assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-3")));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,9 +16,12 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -115,6 +119,72 @@ public final class ItchyStore {
         try (Table table = connection.getTable(table(conf))) {
             return table.checkAndMutate(condition.build(put)).isSuccess();
         }
+    }
+
+    /**
+     * Deletes the cells of the job's runs that were never committed and never can be: those of a generation older than
+     * the newest committed one and not committed itself. A run reads the job record before it takes its generation, so
+     * a run with an older generation started from an older increment and its commit is refused; a run still in flight
+     * (a newer generation) is left alone. Scans the job's rows: a maintenance step, not part of every increment.
+     *
+     * @return the number of cells deleted
+     */
+    public static long reclaim(Connection connection, Configuration conf, JobRecord record) throws IOException {
+        List<Integer> committed = record.generations().committed();
+        if (committed.isEmpty()) {
+            return 0;
+        }
+        int newest = committed.get(committed.size() - 1);
+        byte[] signature = HexFormat.of().parseHex(record.signature());
+        Scan scan = new Scan()
+                .setRowPrefixFilter(signature)
+                .addFamily(QMC)
+                .addFamily(MO)
+                .addFamily(MERGE);
+        long deleted = 0;
+        try (Table table = connection.getTable(table(conf));
+                ResultScanner scanner = table.getScanner(scan)) {
+            List<Delete> deletes = new ArrayList<>();
+            for (Result result : scanner) {
+                Delete delete = new Delete(result.getRow());
+                for (Cell cell : result.rawCells()) {
+                    long generation = generation(cell);
+                    if (generation >= 0
+                            && generation < newest
+                            && !record.generations().contains(generation)) {
+                        delete.addColumns(CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell));
+                        deleted++;
+                    }
+                }
+                if (!delete.isEmpty()) {
+                    deletes.add(delete);
+                }
+                if (deletes.size() >= 1000) {
+                    table.delete(deletes);
+                    deletes.clear();
+                }
+            }
+            table.delete(deletes);
+        }
+        return deleted;
+    }
+
+    /** The generation of a {@code <letters><generation>[.<chunk>]} qualifier; -1 for one without. */
+    private static long generation(Cell cell) {
+        byte[] qualifier = cell.getQualifierArray();
+        int at = cell.getQualifierOffset();
+        int end = at + cell.getQualifierLength();
+        while (at < end && !Character.isDigit(qualifier[at])) {
+            at++;
+        }
+        if (at == end) {
+            return -1;
+        }
+        long generation = 0;
+        while (at < end && Character.isDigit(qualifier[at])) {
+            generation = generation * 10 + (qualifier[at++] - '0');
+        }
+        return generation;
     }
 
     public static byte[] row(byte[] signature, byte[] key) {
