@@ -1,34 +1,21 @@
 package org.cloudtalk.testbed.experiment;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.cloudtalk.client.CloudTalkClient;
-import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
-import org.cloudtalk.client.api.EvaluatorName;
-import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.testbed.Testbed;
-import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
 import org.cloudtalk.testbed.load.BackgroundLoad;
 import org.cloudtalk.testbed.net.Host;
-import org.cloudtalk.testbed.proc.StatusDaemons;
 import org.cloudtalk.testbed.relay.RelayAgent;
 import org.cloudtalk.testbed.relay.RelayAgents;
-import org.cloudtalk.testbed.state.StartedProcess;
 
 /**
  * {@code query-under-load}: host 0 writes 3 replicas along a daisy chain (§4.1) and asks a CloudTalk server where;
@@ -107,21 +94,17 @@ public final class QueryUnderLoad implements Experiment {
         Duration oneCopy =
                 Duration.ofMillis(copyBytes * 8 * 1000 / testbed.config().rateBits() + 1);
         Duration loadTime = RunContext.SETTLE.plusSeconds(30).plus(oneCopy.multipliedBy(150L * copies));
-        StartedProcess server = null;
         // The relay agents start before anything is measured: 24 JVMs starting would skew the fidelity check.
         try (BackgroundLoad load = new BackgroundLoad(testbed).busy(busy, loadTime);
-                RelayAgents agents = copies > 0 ? RelayAgents.start(testbed) : null) {
-            int port = freePort();
-            server = startServer(testbed, port);
-            CloudTalkClient client = new CloudTalkClient(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+                RelayAgents agents = copies > 0 ? RelayAgents.start(testbed) : null;
+                ServerProcess server = ServerProcess.start(testbed, List.of(), List.of(), query)) {
             RunContext.pause(RunContext.SETTLE);
-            awaitServer(client, query);
             int avoided = 0;
             Fidelity fidelity;
             try (FidelityMonitor monitor = FidelityMonitor.start(testbed, load.saturatedLinks())) {
                 for (int q = 0; q < QUERIES; q++) {
                     long start = System.nanoTime();
-                    QueryResult result = ask(client, query);
+                    QueryResult result = server.ask(query);
                     rows.add(new Measurement(LATENCY, "q" + q, (System.nanoTime() - start) / 1e6));
                     boolean clean = avoids(result.bindings().values(), busyAddresses);
                     avoided += clean ? 1 : 0;
@@ -142,7 +125,7 @@ public final class QueryUnderLoad implements Experiment {
                 // A copy crossing a busy link competes with the ring there and may be held back elsewhere, so the
                 // ring no longer fills every busy link: during the copies only the CPU is judged.
                 try (FidelityMonitor monitor = FidelityMonitor.start(testbed, Set.of())) {
-                    timeCopies(agents, writer, candidates, client, query, context, oneCopy, rows);
+                    timeCopies(agents, writer, candidates, server, query, context, oneCopy, rows);
                     fidelity = Fidelity.both(fidelity, monitor.verdict(), "during the copies");
                 }
             }
@@ -157,10 +140,6 @@ public final class QueryUnderLoad implements Experiment {
                             true,
                             String.format("%.1f%% avoided", share * 100));
             return new RunResult(rows, List.of(check), fidelity);
-        } finally {
-            if (server != null) {
-                testbed.processes().stop(server);
-            }
         }
     }
 
@@ -169,7 +148,7 @@ public final class QueryUnderLoad implements Experiment {
             RelayAgents agents,
             Host writer,
             List<Host> candidates,
-            CloudTalkClient client,
+            ServerProcess server,
             String query,
             RunContext context,
             Duration oneCopy,
@@ -178,7 +157,7 @@ public final class QueryUnderLoad implements Experiment {
         // Through busy links a copy gets a small share of each (measured: 10x slower through one, 60x through two).
         Duration timeout = oneCopy.multipliedBy(150).plusSeconds(30);
         for (int c = 0; c < copies; c++) {
-            QueryResult answer = ask(client, query);
+            QueryResult answer = server.ask(query);
             List<Host> chosen = List.of("B", "C", "D").stream()
                     .map(variable -> byAddress.get(answer.bindings().get(variable)))
                     .toList();
@@ -213,7 +192,7 @@ public final class QueryUnderLoad implements Experiment {
         return chosen.stream().noneMatch(busy::contains);
     }
 
-    private static double choose(int n, int k) {
+    static double choose(int n, int k) {
         if (k > n) {
             return 0;
         }
@@ -222,76 +201,5 @@ public final class QueryUnderLoad implements Experiment {
             result = result * (n - i) / (i + 1);
         }
         return result;
-    }
-
-    private static StartedProcess startServer(Testbed testbed, int port) {
-        Path dir = testbed.runDir();
-        try {
-            Path map = dir.resolve("locator.map");
-            Files.write(
-                    map,
-                    testbed.hosts().stream()
-                            .map(h -> h.address() + " " + h.managementAddress() + ":" + StatusDaemons.PORT)
-                            .toList());
-            Path config = dir.resolve("server.properties");
-            Files.writeString(
-                    config,
-                    String.join(
-                            "\n",
-                            "bind=127.0.0.1",
-                            "port=" + port,
-                            "status.key.file=" + StatusDaemons.keyFile(testbed.state()),
-                            "locator.map=" + map,
-                            // Each query stands alone here: no pseudo-reservations between consecutive ones.
-                            "reservation.hold.ms=0",
-                            ""));
-            return testbed.processes()
-                    .startJava(
-                            Optional.empty(),
-                            "server",
-                            "128m",
-                            ServerMain.class.getName(),
-                            List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                            List.of("--config", config.toString()));
-        } catch (IOException e) {
-            throw new TestbedException("cannot write the server's configuration: " + e.getMessage(), e);
-        }
-    }
-
-    private static void awaitServer(CloudTalkClient client, String query) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (true) {
-            try {
-                client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
-                return;
-            } catch (CloudTalkException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new TestbedException("the CloudTalk server did not answer within 30 s: " + e.getMessage(), e);
-                }
-                RunContext.pause(Duration.ofMillis(200));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TestbedException("interrupted", e);
-            }
-        }
-    }
-
-    private static QueryResult ask(CloudTalkClient client, String query) {
-        try {
-            return client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
-        } catch (CloudTalkException e) {
-            throw new TestbedException("query failed: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TestbedException("interrupted", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new TestbedException("no free local port: " + e.getMessage(), e);
-        }
     }
 }

@@ -103,17 +103,27 @@ public final class StatusDaemons {
 
     /** Asks {@code host}'s daemon for its endpoint's status over the management link. */
     public EndpointStatus probe(Host host) throws IOException, WireException {
-        InetSocketAddress daemon = new InetSocketAddress(InetAddress.getByName(host.managementAddress()), PORT);
-        return StatusProbe.ask(codec, daemon, List.of(InetAddress.getByName(host.address())), 1000)
+        return probe(host, PORT, host.address());
+    }
+
+    /** Asks the daemon listening on {@code port} in {@code host} for {@code endpoint}'s status. */
+    public EndpointStatus probe(Host host, int port, String endpoint) throws IOException, WireException {
+        InetSocketAddress daemon = new InetSocketAddress(InetAddress.getByName(host.managementAddress()), port);
+        return StatusProbe.ask(codec, daemon, List.of(InetAddress.getByName(endpoint)), 1000)
                 .endpoints()
                 .get(0);
     }
 
     private void awaitAnswer(Host host, long timeoutMillis) {
+        awaitAnswer(host, PORT, host.address(), timeoutMillis);
+    }
+
+    /** Waits until the daemon on {@code port} in {@code host} answers for {@code endpoint}. */
+    public void awaitAnswer(Host host, int port, String endpoint, long timeoutMillis) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (true) {
             try {
-                probe(host);
+                probe(host, port, endpoint);
                 return;
             } catch (SocketTimeoutException e) {
                 if (System.currentTimeMillis() > deadline) {

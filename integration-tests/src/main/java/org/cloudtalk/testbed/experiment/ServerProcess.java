@@ -1,0 +1,127 @@
+package org.cloudtalk.testbed.experiment;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.cloudtalk.client.CloudTalkClient;
+import org.cloudtalk.client.CloudTalkException;
+import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.server.cli.ServerMain;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.proc.StatusDaemons;
+import org.cloudtalk.testbed.state.StartedProcess;
+
+/**
+ * A CloudTalk server for one run, in the root namespace (the control plane), heap 128 MiB: it reaches every host's
+ * daemon over the unshaped management links through a locator map, and answers on a free loopback port. Each query
+ * stands alone (no pseudo-reservations between consecutive ones) unless the run's settings say otherwise.
+ */
+final class ServerProcess implements AutoCloseable {
+    private final Testbed testbed;
+    private final StartedProcess process;
+    private final CloudTalkClient client;
+
+    private ServerProcess(Testbed testbed, StartedProcess process, CloudTalkClient client) {
+        this.testbed = testbed;
+        this.process = process;
+        this.client = client;
+    }
+
+    /**
+     * Starts a server whose locator knows every host's daemon and the {@code extraEndpoints} lines ({@code ENDPOINT
+     * DAEMON_IP:PORT}), with {@code extraSettings} ({@code key=value}) after the defaults, and waits until it answers
+     * {@code query}.
+     */
+    static ServerProcess start(Testbed testbed, List<String> extraEndpoints, List<String> extraSettings, String query) {
+        Path dir = testbed.runDir();
+        int port = freePort();
+        StartedProcess process;
+        try {
+            List<String> locator = new ArrayList<>(testbed.hosts().stream()
+                    .map(h -> h.address() + " " + h.managementAddress() + ":" + StatusDaemons.PORT)
+                    .toList());
+            locator.addAll(extraEndpoints);
+            Path map = Files.write(dir.resolve("locator.map"), locator);
+            List<String> settings = new ArrayList<>(List.of(
+                    "bind=127.0.0.1",
+                    "port=" + port,
+                    "status.key.file=" + StatusDaemons.keyFile(testbed.state()),
+                    "locator.map=" + map,
+                    "reservation.hold.ms=0"));
+            settings.addAll(extraSettings);
+            settings.add("");
+            Path config = Files.writeString(dir.resolve("server.properties"), String.join("\n", settings));
+            process = testbed.processes()
+                    .startJava(
+                            Optional.empty(),
+                            "server",
+                            "128m",
+                            ServerMain.class.getName(),
+                            List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                            List.of("--config", config.toString()));
+        } catch (IOException e) {
+            throw new TestbedException("cannot write the server's configuration: " + e.getMessage(), e);
+        }
+        ServerProcess server = new ServerProcess(
+                testbed, process, new CloudTalkClient(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2)));
+        try {
+            server.awaitAnswer(query);
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** The answer to {@code query} with the heuristic; a refusal or a timeout fails the run. */
+    QueryResult ask(String query) {
+        try {
+            return client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
+        } catch (CloudTalkException e) {
+            throw new TestbedException("query failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        testbed.processes().stop(process);
+    }
+
+    private void awaitAnswer(String query) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try {
+                client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
+                return;
+            } catch (CloudTalkException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new TestbedException("the CloudTalk server did not answer within 30 s: " + e.getMessage(), e);
+                }
+                RunContext.pause(Duration.ofMillis(200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new TestbedException("interrupted", e);
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new TestbedException("no free local port: " + e.getMessage(), e);
+        }
+    }
+}
