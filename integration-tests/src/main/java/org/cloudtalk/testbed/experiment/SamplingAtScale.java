@@ -1,18 +1,13 @@
 package org.cloudtalk.testbed.experiment;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.cloudtalk.client.QueryResult;
-import org.cloudtalk.status.cli.StatusDaemonMain;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
@@ -152,39 +147,22 @@ public final class SamplingAtScale implements Experiment {
     /** A second daemon in each host, on its own port, for the host's extra endpoints (same link, same capacity). */
     private static void startExtraDaemons(
             Testbed testbed, List<Host> hosts, Map<String, Host> endpoints, List<StartedProcess> started) {
-        Path key = StatusDaemons.keyFile(testbed.state());
         for (Host host : hosts) {
-            String mine = endpoints.entrySet().stream()
+            List<String> mine = endpoints.entrySet().stream()
                     .filter(e -> e.getValue().equals(host))
                     .map(Map.Entry::getKey)
-                    .collect(Collectors.joining(","));
-            Path file = testbed.runDir().resolve("daemon-" + host.index() + "-endpoints.properties");
+                    .toList();
             try {
-                Files.writeString(
-                        file,
-                        String.join(
-                                "\n",
-                                "key.file=" + key,
-                                "bind=0.0.0.0",
-                                "port=" + EXTRA_DAEMON_PORT,
-                                "endpoints=" + mine,
-                                "interface=" + host.link(),
-                                "nic.capacity.mbps=" + testbed.config().rateMbit(),
-                                "sample.interval.ms=250",
-                                "smoothing.window.ms=1000",
-                                "counters.log.interval.s=0",
-                                ""));
+                started.add(StatusDaemons.startDaemon(
+                        testbed.state(),
+                        testbed.processes(),
+                        host,
+                        "daemon-" + host.index() + "-endpoints",
+                        EXTRA_DAEMON_PORT,
+                        mine));
             } catch (IOException e) {
                 throw new TestbedException("cannot write daemon configuration: " + e.getMessage(), e);
             }
-            started.add(testbed.processes()
-                    .startJava(
-                            Optional.of(host),
-                            "daemon-endpoints-" + host.index(),
-                            "48m",
-                            StatusDaemonMain.class.getName(),
-                            List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                            List.of("--config", file.toString())));
         }
     }
 }

@@ -22,6 +22,7 @@ import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.state.StartedProcess;
 import org.cloudtalk.testbed.state.TestbedState;
 
 /**
@@ -52,35 +53,7 @@ public final class StatusDaemons {
             new SecureRandom().nextBytes(secret);
             Files.write(key, secret);
             for (Host host : state.snapshot().hosts()) {
-                Path file = state.runDir().resolve("daemon-" + host.index() + ".properties");
-                List<String> lines = new ArrayList<>(List.of(
-                        "key.file=" + key,
-                        "bind=0.0.0.0",
-                        "port=" + PORT,
-                        "endpoints=" + host.address(),
-                        "interface=" + host.link(),
-                        "nic.capacity.mbps=" + config.rateMbit(),
-                        "sample.interval.ms=250",
-                        "smoothing.window.ms=1000",
-                        "counters.log.interval.s=0"));
-                // The host's own throttled disk, with its rate as capacity; without one the daemon samples the
-                // machine's disk under /, which every host shares.
-                for (HostDisk disk : state.snapshot().disks()) {
-                    if (disk.namespace().equals(host.namespace())) {
-                        lines.add("disk=" + Disks.deviceName(disk));
-                        lines.add("disk.read.capacity.mibps=" + config.diskMiBps());
-                        lines.add("disk.write.capacity.mibps=" + config.diskMiBps());
-                    }
-                }
-                lines.add("");
-                Files.writeString(file, String.join("\n", lines));
-                processes.startJava(
-                        Optional.of(host),
-                        "daemon-" + host.index(),
-                        HEAP,
-                        StatusDaemonMain.class.getName(),
-                        List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                        List.of("--config", file.toString()));
+                startDaemon(state, processes, host, "daemon-" + host.index(), PORT, List.of(host.address()));
             }
         } catch (IOException e) {
             throw new TestbedException("cannot write daemon configuration: " + e.getMessage(), e);
@@ -90,6 +63,46 @@ public final class StatusDaemons {
             daemons.awaitAnswer(host, 30_000);
         }
         return daemons;
+    }
+
+    /**
+     * Starts one daemon in {@code host} on {@code port} for {@code endpoints}, sampling the host's data link with the
+     * link rate as capacity (and the host's own disk, if it has one); its configuration and log are named by
+     * {@code role}. Does not wait for it to answer.
+     */
+    public static StartedProcess startDaemon(
+            TestbedState state, Processes processes, Host host, String role, int port, List<String> endpoints)
+            throws IOException {
+        TestbedConfig config = state.config();
+        Path file = state.runDir().resolve(role + ".properties");
+        List<String> lines = new ArrayList<>(List.of(
+                "key.file=" + keyFile(state),
+                "bind=0.0.0.0",
+                "port=" + port,
+                "endpoints=" + String.join(",", endpoints),
+                "interface=" + host.link(),
+                "nic.capacity.mbps=" + config.rateMbit(),
+                "sample.interval.ms=250",
+                "smoothing.window.ms=1000",
+                "counters.log.interval.s=0"));
+        // The host's own throttled disk, with its rate as capacity; without one the daemon samples the machine's disk
+        // under /, which every host shares.
+        for (HostDisk disk : state.snapshot().disks()) {
+            if (disk.namespace().equals(host.namespace())) {
+                lines.add("disk=" + Disks.deviceName(disk));
+                lines.add("disk.read.capacity.mibps=" + config.diskMiBps());
+                lines.add("disk.write.capacity.mibps=" + config.diskMiBps());
+            }
+        }
+        lines.add("");
+        Files.writeString(file, String.join("\n", lines));
+        return processes.startJava(
+                Optional.of(host),
+                role,
+                HEAP,
+                StatusDaemonMain.class.getName(),
+                List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                List.of("--config", file.toString()));
     }
 
     /** Talks to the daemons of a testbed that is already up. */
