@@ -51,6 +51,18 @@ public final class Deadline {
         return Duration.ofNanos(Math.max(0, atNanos - clock.getAsLong()));
     }
 
+    /**
+     * The instant half way from now to this deadline, on the same clock; no deadline stays none. For work that may
+     * stop early with a lesser answer and must leave the rest of the time to deliver it.
+     */
+    public Deadline halfway() {
+        if (!bounded) {
+            return this;
+        }
+        long now = clock.getAsLong();
+        return new Deadline(clock, now + Math.max(0, atNanos - now) / 2, true);
+    }
+
     /** @throws DeadlineExceededException once the deadline has passed */
     public void check() {
         if (expired()) {

@@ -14,7 +14,8 @@ import org.cloudtalk.server.state.ClusterState;
  * would only slice the processors finer, starving the event loop that must send the answers (and the 503s at their
  * deadlines) of its share. Waiting for a permit counts against the deadline.
  *
- * <p>Concurrency: the permits are a fair semaphore shared by every evaluator of a server.
+ * <p>Concurrency: the permits are a fair semaphore shared by the flow and exhaustive evaluators of a server (refined
+ * has permits of its own).
  */
 public final class ProcessorBound implements Evaluator {
     private final Evaluator evaluator;

@@ -167,9 +167,11 @@ public final class QueryService {
                 ParserLimits.DEFAULT.maxNestingDepth(),
                 ParserLimits.DEFAULT.maxExpressionOperators()));
         FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents());
-        Semaphore processors = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1), true);
+        int spareProcessors = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        Semaphore processors = new Semaphore(spareProcessors, true);
         // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow
-        // estimator can take up to their deadline, so they share the processors' permits.
+        // estimator can take up to their deadline, so they share the processors' permits. Refined, the default,
+        // searches on permits of its own for at most half its time left, so that it never queues behind them.
         evaluators.put(EvaluatorName.HEURISTIC, heuristic);
         evaluators.put(EvaluatorName.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
         evaluators.put(
@@ -177,10 +179,12 @@ public final class QueryService {
                 new ProcessorBound(new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator), processors));
         evaluators.put(
                 EvaluatorName.REFINED,
-                new ProcessorBound(
-                        new RefinedEvaluator(
-                                heuristic, RefinedEvaluator.DEFAULT_BUDGET, limits.maxBindingFlows(), estimator),
-                        processors));
+                new RefinedEvaluator(
+                        heuristic,
+                        RefinedEvaluator.DEFAULT_BUDGET,
+                        limits.maxBindingFlows(),
+                        estimator,
+                        new Semaphore(spareProcessors, true)));
         evaluators.put(EvaluatorName.PACKET, new PacketEvaluator(packet));
     }
 

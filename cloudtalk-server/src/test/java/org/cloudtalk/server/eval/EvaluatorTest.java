@@ -8,16 +8,20 @@ import static org.cloudtalk.server.eval.States.host;
 import static org.cloudtalk.server.eval.States.idle;
 import static org.cloudtalk.server.eval.States.model;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Semaphore;
+import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
 import org.cloudtalk.server.eval.refined.RefinedEvaluator;
 import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.testing.SchedulingProbe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -95,6 +99,43 @@ class EvaluatorTest {
                 .isEqualTo(new HeuristicEvaluator().evaluate(query, state).binding());
         assertThat(refined.binding().valueOf("A")).isEqualTo("10.0.0.2");
         assertThat(refined.completionSeconds()).isEmpty();
+    }
+
+    /**
+     * Refined searches only on a permit of its own, waiting at most half the time left: with none free it answers the
+     * heuristic's binding by then, where a timeout would be a 503 the heuristic would not have given.
+     */
+    @Test
+    void refinedWithoutAFreeSearchPermitAnswersTheHeuristicsBindingByHalfItsDeadline() throws Exception {
+        QueryModel query = model("A = (10.0.0.1 10.0.0.2)\nf1 A -> 10.0.0.3 size 100M");
+        ClusterState state = new ClusterState(Map.of(
+                "10.0.0.1", host(100 * MIB, 0, 90 * MIB, 0, 0),
+                "10.0.0.2", idle(100 * MIB),
+                "10.0.0.3", idle(100 * MIB)));
+        Semaphore searchers = new Semaphore(1);
+        RefinedEvaluator refined =
+                new RefinedEvaluator(heuristic, RefinedEvaluator.DEFAULT_BUDGET, Long.MAX_VALUE, estimator, searchers);
+        searchers.acquireUninterruptibly(); // another query's search holds the only permit
+        try (SchedulingProbe probe = new SchedulingProbe()) {
+            long start = System.nanoTime();
+            Evaluation waited = refined.evaluate(query, state, Deadline.after(Duration.ofMillis(200)));
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(waited.binding())
+                    .isEqualTo(heuristic.evaluate(query, state).binding());
+            assertThat(waited.completionSeconds()).isEmpty();
+            assertThat(waited.notes())
+                    .containsExactly("refined: the heuristic's binding, not estimated: no search permit came free"
+                            + " within half the time left");
+            // Half of 200 ms, plus any time the machine kept this thread from running (other builds share it).
+            assertThat(elapsedMillis).isBetween(100L, 150L + probe.worstMillis());
+        }
+        searchers.release();
+        // With the permit free it searches, estimates, and gives the permit back.
+        Evaluation searched = refined.evaluate(query, state, Deadline.after(Duration.ofMillis(200)));
+        assertThat(searched.binding().valueOf("A")).isEqualTo("10.0.0.2");
+        assertThat(searched.completionSeconds()).isPresent();
+        assertThat(searched.notes()).isEmpty();
+        assertThat(searchers.availablePermits()).isEqualTo(1);
     }
 
     @Test

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 16, defect 1, against a running server on loopback with its default workers (16, at most 8 per tenant): a
  * query past its deadline is answered 503 within 50 ms of it, whether it is running or still waiting for a worker.
- * Tenants are client addresses: 127.0.0.1 to 127.0.0.4. Evaluation holds one of (processors - 1) permits.
+ * Tenants are client addresses: 127.0.0.1 to 127.0.0.5. Flow and exhaustive evaluation holds one of (processors - 1)
+ * permits; refined has permits of its own.
  */
 class DeadlineUnderLoadTest {
     private static final int CHAIN = 1000;
@@ -125,6 +126,63 @@ class DeadlineUnderLoadTest {
                 assertThat(reply.status()).as(reply.body()).isEqualTo(503);
                 assertThat(reply.body()).contains("TIMED_OUT");
                 assertThat(reply.millis()).isBetween(3000L, 4000L);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /**
+     * Refined searches on permits of its own: heavy flow and exhaustive queries holding every processor permit delay
+     * neither its answers nor its search, while a flow query of the same victims, which needs those permits, times
+     * out.
+     */
+    @Test
+    void refinedQueriesAreAnsweredWhileHeavyQueriesHoldTheProcessorPermits() throws Exception {
+        // Seconds of estimating for flow; for exhaustive, 190 bindings of a 101-flow rate chain: minutes.
+        String heavyFlow = Coupled.rateChain(300);
+        String heavyExhaustive = "X = Y = ("
+                + String.join(
+                        " ",
+                        Coupled.chainHosts(CHAIN).keySet().stream()
+                                .sorted()
+                                .limit(20)
+                                .toList()) + ")\n"
+                + Coupled.rateChain(100) + "g1 X -> Y size 1G\n";
+        ExecutorService clients = Executors.newCachedThreadPool();
+        try (SchedulingProbe probe = new SchedulingProbe()) {
+            List<Future<Reply>> heavyReplies = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String tenant = i % 2 == 0 ? "127.0.0.2" : "127.0.0.3";
+                String parameters = (i < 3 ? "evaluator=flow" : "evaluator=exhaustive") + "&timeoutMs=5000";
+                String query = i < 3 ? heavyFlow : heavyExhaustive;
+                heavyReplies.add(clients.submit(() -> post(tenant, parameters, query)));
+            }
+            Thread.sleep(500);
+            List<Future<Reply>> refined = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                String tenant = i % 2 == 0 ? "127.0.0.4" : "127.0.0.5";
+                refined.add(clients.submit(() -> post(
+                        tenant,
+                        "evaluator=refined&timeoutMs=1000",
+                        "A = (10.8.0.2 10.8.0.3)\nf1 10.8.0.1 -> A size 1M")));
+            }
+            Future<Reply> flow = clients.submit(
+                    () -> post("127.0.0.4", "evaluator=flow&timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M"));
+            for (Future<Reply> victim : refined) {
+                Reply reply = victim.get(30, TimeUnit.SECONDS);
+                assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+                // Searched and estimated: no note of a search cut short or of no permit in time.
+                assertThat(reply.body()).contains("\"evaluator\":\"refined\"").doesNotContain("notes");
+                assertThat(reply.body()).containsPattern("\"estimatedCompletionSeconds\":[0-9]");
+                assertThat(reply.millis()).as(reply.body()).isLessThanOrEqualTo(1000 + allowed(probe));
+            }
+            Reply flowReply = flow.get(30, TimeUnit.SECONDS);
+            assertThat(flowReply.status()).as(flowReply.body()).isEqualTo(503);
+            for (Future<Reply> heavyReply : heavyReplies) {
+                Reply reply = heavyReply.get(30, TimeUnit.SECONDS);
+                assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+                assertThat(reply.millis()).isGreaterThanOrEqualTo(5000L);
             }
         } finally {
             clients.shutdownNow();

@@ -1,11 +1,18 @@
 package org.cloudtalk.server.eval.refined;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.deadline.DeadlineExceededException;
 import org.cloudtalk.server.eval.Binding;
+import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.Evaluator;
 import org.cloudtalk.server.eval.QueryModel;
@@ -24,6 +31,16 @@ import org.cloudtalk.server.state.ClusterState;
  * resource's known bytes over its available rate) leaves room to beat the current binding; pairs of moves combine
  * only each variable's few candidates whose own resources suit its flows best, and candidates whose own resources
  * alone take as long as the current binding are not tried at all. The estimator prepares the query once per search.
+ *
+ * <p>Admission: the heuristic's binding is found at once, as the heuristic evaluator's is. The search then runs only
+ * while it holds one of {@code searchers}, permits of its own (not those of the flow and exhaustive evaluators, whose
+ * estimates may hold theirs up to a query's deadline), and only until half the time left to the deadline, leaving
+ * the other half to reserve and send the answer. A search that gets no permit in that time or runs out of it answers
+ * with the best binding found so far, at worst the heuristic's, and a note: never a timeout the heuristic would not
+ * have had. So does a query whose heuristic binding the estimator cannot simulate within its event limit; a move it
+ * cannot simulate is not adopted.
+ *
+ * <p>Concurrency: thread-safe; each evaluation has a search of its own, and the permits are a semaphore.
  */
 public final class RefinedEvaluator implements Evaluator {
     public static final int DEFAULT_BUDGET = 2_000;
@@ -36,24 +53,33 @@ public final class RefinedEvaluator implements Evaluator {
     private final int budget;
     private final long maxBindingFlows;
     private final FlowEstimator estimator;
+    private final Semaphore searchers;
 
+    /** No limits but the default budget: for benchmarks and tests, where searches need not share processors. */
     public RefinedEvaluator() {
         this(new HeuristicEvaluator(), DEFAULT_BUDGET);
     }
 
     public RefinedEvaluator(HeuristicEvaluator heuristic, int budget) {
-        this(heuristic, budget, Long.MAX_VALUE, new FlowEstimator());
+        this(heuristic, budget, Long.MAX_VALUE, new FlowEstimator(), new Semaphore(Integer.MAX_VALUE));
     }
 
-    public RefinedEvaluator(HeuristicEvaluator heuristic, int budget, long maxBindingFlows, FlowEstimator estimator) {
+    /** @param searchers permits of which a search holds one while it runs (see the class comment) */
+    public RefinedEvaluator(
+            HeuristicEvaluator heuristic,
+            int budget,
+            long maxBindingFlows,
+            FlowEstimator estimator,
+            Semaphore searchers) {
         if (budget < 1 || maxBindingFlows < 1) {
             throw new IllegalArgumentException(
                     "budget and maxBindingFlows must be positive: " + budget + ", " + maxBindingFlows);
         }
-        this.heuristic = heuristic;
+        this.heuristic = requireNonNull(heuristic, "heuristic is null");
         this.budget = budget;
         this.maxBindingFlows = maxBindingFlows;
-        this.estimator = estimator;
+        this.estimator = requireNonNull(estimator, "estimator is null");
+        this.searchers = requireNonNull(searchers, "searchers is null");
     }
 
     @Override
@@ -65,13 +91,54 @@ public final class RefinedEvaluator implements Evaluator {
             // Endless flows never complete, so no binding finishes sooner than another: the heuristic's stands.
             return new Evaluation(start.binding(), OptionalDouble.empty());
         }
-        Search search = new Search(query, state, start.binding().values(), runs, deadline);
-        // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
-        // held by another whose alternatives are all worse on their own.
-        while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
-            // keep going until no binding can beat this one, neither neighbourhood helps or the budget is spent
+        Deadline searchBy = deadline.halfway();
+        if (!acquire(searchBy)) {
+            return unestimated(start, "no search permit came free within half the time left");
         }
-        return new Evaluation(new Binding(search.space.toMap(search.current)), OptionalDouble.of(search.cost));
+        try {
+            return search(query, state, start, runs, searchBy);
+        } finally {
+            searchers.release();
+        }
+    }
+
+    private boolean acquire(Deadline by) {
+        try {
+            return searchers.tryAcquire(by.remaining().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the server is stopping: give up as if out of time
+            throw new DeadlineExceededException();
+        }
+    }
+
+    private Evaluation search(QueryModel query, ClusterState state, Evaluation start, int runs, Deadline searchBy) {
+        Search search;
+        try {
+            search = new Search(query, state, start.binding().values(), runs, searchBy);
+        } catch (DeadlineExceededException e) {
+            return unestimated(start, "half the time left ran out first");
+        } catch (CostLimitException e) {
+            return unestimated(start, e.getMessage());
+        }
+        try {
+            // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
+            // held by another whose alternatives are all worse on their own.
+            while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
+                // keep going until no binding can beat this one, neither neighbourhood helps or the budget is spent
+            }
+            return search.result(List.of());
+        } catch (DeadlineExceededException e) {
+            return search.result(List.of("refined: the search stopped at half the time left, after " + search.runs
+                    + " estimates; the best binding found by then"));
+        }
+    }
+
+    /** The heuristic's binding as the answer, with no completion time, and why the search did not improve it. */
+    private static Evaluation unestimated(Evaluation start, String why) {
+        return new Evaluation(
+                start.binding(),
+                OptionalDouble.empty(),
+                List.of("refined: the heuristic's binding, not estimated: " + why));
     }
 
     private final class Search {
@@ -98,6 +165,10 @@ public final class RefinedEvaluator implements Evaluator {
             this.current = space.of(start);
             this.cost = estimate(current);
             this.runs = 1;
+        }
+
+        Evaluation result(List<String> notes) {
+            return new Evaluation(new Binding(space.toMap(current)), OptionalDouble.of(cost), notes);
         }
 
         /** Whether the binding already finishes as soon as any could: no move can then be adopted. */
@@ -194,7 +265,12 @@ public final class RefinedEvaluator implements Evaluator {
             if (cannotBeat(bound.of(candidate))) {
                 return false; // it cannot finish sooner than the current binding: no need to estimate it
             }
-            double candidateCost = estimate(candidate);
+            double candidateCost;
+            try {
+                candidateCost = estimate(candidate);
+            } catch (CostLimitException e) {
+                candidateCost = Double.POSITIVE_INFINITY; // more events than allowed: not one to adopt
+            }
             runs++;
             if (candidateCost < cost * (1 - 1e-9)) {
                 current = candidate;
