@@ -70,7 +70,7 @@ public final class CtQuery implements Callable<Integer> {
     @Option(
             names = "--evaluator",
             paramLabel = "E",
-            defaultValue = "heuristic",
+            defaultValue = "refined",
             description = "one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private EvaluatorName evaluator;
 

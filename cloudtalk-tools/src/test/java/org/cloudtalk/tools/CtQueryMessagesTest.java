@@ -28,6 +28,7 @@ class CtQueryMessagesTest {
         assertThat(help.out)
                 .contains("Usage: ctquery")
                 .contains("HEURISTIC, FLOW, EXHAUSTIVE, REFINED")
+                .contains("(default: refined)")
                 .contains("Exit codes:");
         assertThat(ctquery("--version").exit).isZero();
     }

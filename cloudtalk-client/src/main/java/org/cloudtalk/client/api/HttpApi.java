@@ -19,7 +19,7 @@ public final class HttpApi {
 
     /** Query parameters of {@link #QUERY_PATH}. */
     public static final class Param {
-        /** An {@link EvaluatorName}'s wire name; default {@code heuristic}. */
+        /** An {@link EvaluatorName}'s wire name; default {@code refined}. */
         public static final String EVALUATOR = "evaluator";
         /** {@link #DYNAMIC} (default) or {@link #STATIC}: judge by current load or by capacities only. */
         public static final String INFO = "info";

@@ -66,7 +66,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         this.defaultTimeout = requireNonNull(defaultTimeout, "defaultTimeout is null");
         // Build one 503 now: the first would otherwise load and link the JSON writer on the event loop, at a
         // deadline, while the workers hold the processors (measured: half a second under load).
-        timedOut(new QueryService.Options("warm-up", EvaluatorName.HEURISTIC, false, defaultTimeout, false))
+        timedOut(new QueryService.Options("warm-up", EvaluatorName.REFINED, false, defaultTimeout, false))
                 .response()
                 .release();
     }
@@ -264,7 +264,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private QueryService.Options options(ChannelHandlerContext ctx, Map<String, List<String>> parameters) {
         EvaluatorName kind =
-                EvaluatorName.fromWireName(parameter(parameters, Param.EVALUATOR, EvaluatorName.HEURISTIC.wireName()));
+                EvaluatorName.fromWireName(parameter(parameters, Param.EVALUATOR, EvaluatorName.REFINED.wireName()));
         String info = parameter(parameters, Param.INFO, Param.DYNAMIC);
         if (!info.equals(Param.DYNAMIC) && !info.equals(Param.STATIC)) {
             throw new IllegalArgumentException("info must be dynamic or static, not '" + info + "'");

@@ -133,9 +133,9 @@ class DeadlineUnderLoadTest {
     }
 
     /**
-     * Refined searches on permits of its own: heavy flow and exhaustive queries holding every processor permit delay
-     * neither its answers nor its search, while a flow query of the same victims, which needs those permits, times
-     * out.
+     * Refined, the default evaluator, searches on permits of its own: heavy flow and exhaustive queries holding every
+     * processor permit delay neither its answers nor its search, while a flow query of the same victims, which needs
+     * those permits, times out.
      */
     @Test
     void refinedQueriesAreAnsweredWhileHeavyQueriesHoldTheProcessorPermits() throws Exception {
@@ -162,10 +162,8 @@ class DeadlineUnderLoadTest {
             List<Future<Reply>> refined = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 String tenant = i % 2 == 0 ? "127.0.0.4" : "127.0.0.5";
-                refined.add(clients.submit(() -> post(
-                        tenant,
-                        "evaluator=refined&timeoutMs=1000",
-                        "A = (10.8.0.2 10.8.0.3)\nf1 10.8.0.1 -> A size 1M")));
+                refined.add(clients.submit(
+                        () -> post(tenant, "timeoutMs=1000", "A = (10.8.0.2 10.8.0.3)\nf1 10.8.0.1 -> A size 1M")));
             }
             Future<Reply> flow = clients.submit(
                     () -> post("127.0.0.4", "evaluator=flow&timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M"));
@@ -207,7 +205,7 @@ class DeadlineUnderLoadTest {
             assertThat(post(sharedPort, "127.0.0.2", "evaluator=flow&timeoutMs=3000", heavy)
                             .status())
                     .isEqualTo(429);
-            // Two of the eight workers are left: another tenant's heuristic query is answered, not timed out.
+            // Two of the eight workers are left: another tenant's default (refined) query is answered, not timed out.
             Reply reply = post(sharedPort, "127.0.0.4", "timeoutMs=1000", "f1 10.8.0.1 -> 10.8.0.2 size 1M");
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             for (Future<Reply> heavyReply : heavyReplies) {

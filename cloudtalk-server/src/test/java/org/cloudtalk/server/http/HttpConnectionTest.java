@@ -101,7 +101,7 @@ class HttpConnectionTest {
                 assertThat(response.status()).isEqualTo(200);
                 bodies.add(response.body());
             }
-            assertThat(bodies.get(0)).contains("\"evaluator\":\"heuristic\"");
+            assertThat(bodies.get(0)).contains("\"evaluator\":\"refined\"");
             assertThat(bodies.get(1)).isEqualTo("{\"status\":\"ok\"}");
             assertThat(bodies.get(2)).contains("\"evaluator\":\"flow\"");
             assertThat(bodies.get(3)).isEqualTo("{\"status\":\"ok\"}");

@@ -93,7 +93,7 @@ public record HintSettings(
     }
 
     private static EvaluatorName evaluator(Configuration conf) {
-        String value = conf.getTrimmed(EVALUATOR, "heuristic");
+        String value = conf.getTrimmed(EVALUATOR, "refined");
         try {
             return EvaluatorName.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {

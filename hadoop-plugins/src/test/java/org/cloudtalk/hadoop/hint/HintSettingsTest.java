@@ -19,7 +19,7 @@ class HintSettingsTest {
         assertThat(settings.hints().server()).hasToString("http://127.0.0.1:7480");
         assertThat(settings.hints().deadline()).isEqualTo(Duration.ofMillis(10));
         assertThat(settings.hints().backoff()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(settings.hints().evaluator()).isEqualTo(EvaluatorName.HEURISTIC);
+        assertThat(settings.hints().evaluator()).isEqualTo(EvaluatorName.REFINED);
         assertThat(settings.writeEnabled()).isTrue();
         assertThat(settings.readEnabled()).isTrue();
         assertThat(settings.maxCandidates()).isEqualTo(30);

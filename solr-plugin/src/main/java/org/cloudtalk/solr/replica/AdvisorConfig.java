@@ -76,7 +76,7 @@ public record AdvisorConfig(
                 Duration.ofMillis(number(values, CACHE_TTL_MS, 200, 0, 3_600_000)),
                 number(values, RESPONSE_BYTES, 10 * 1024, 1, 1L << 40),
                 number(values, DISK_READ_BYTES, 0, 0, 1L << 40),
-                evaluator(values.getOrDefault(EVALUATOR, "heuristic")),
+                evaluator(values.getOrDefault(EVALUATOR, "refined")),
                 HostMapper.parseInline(HOST_MAP, values.getOrDefault(HOST_MAP, "")),
                 hostMapFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(hostMapFile)),
                 (int) number(values, THREADS, 2, 1, 64));

@@ -19,7 +19,7 @@ class AdvisorConfigTest {
         assertThat(config.cacheTtl()).isEqualTo(Duration.ofMillis(200));
         assertThat(config.responseBytes()).isEqualTo(10 * 1024);
         assertThat(config.diskReadBytes()).isZero();
-        assertThat(config.evaluator()).isEqualTo(EvaluatorName.HEURISTIC);
+        assertThat(config.evaluator()).isEqualTo(EvaluatorName.REFINED);
         assertThat(config.hostMap()).isEmpty();
         assertThat(config.hostMapFile()).isEmpty();
         assertThat(config.threads()).isEqualTo(2);
