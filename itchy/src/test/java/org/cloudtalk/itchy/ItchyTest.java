@@ -952,7 +952,7 @@ class ItchyTest {
     }
 
     /** A plain job with the Itchy job's configuration (its input format settings): the result to compare with. */
-    private static Map<WritableComparable, Writable> recompute(
+    static Map<WritableComparable, Writable> recompute(
             Example example, Configuration itchyConf, List<Path> inputs, Path output) throws Exception {
         Configuration conf = new Configuration(itchyConf);
         conf.set(ItchyConf.MODE, ItchyMode.OFF.name());
