@@ -2,7 +2,6 @@ package org.cloudtalk.itchy;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,8 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileChecksum;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
@@ -57,11 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ItchyJob {
     private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
-    /** Input files whose length and checksum are asked for at once; each ask is a few short RPCs. */
-    private static final int STATE_THREADS = 8;
 
     private final Configuration conf;
     private final String name;
+    private final InputFiles inputFiles;
     private Class<? extends Mapper> mapper;
     private Class<? extends Reducer> reducer;
     private Class<? extends Reducer> combiner;
@@ -128,6 +124,7 @@ public final class ItchyJob {
     private ItchyJob(Configuration conf, String name) {
         this.conf = new Configuration(requireNonNull(conf, "conf is null"));
         this.name = requireNonNull(name, "name is null");
+        this.inputFiles = new InputFiles(this.conf);
     }
 
     public static ItchyJob create(Configuration conf, String name) {
@@ -224,7 +221,7 @@ public final class ItchyJob {
         checkDefined();
         Class<? extends MergeFunction> mergeClass = mergeClass();
         ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
-        List<Path> files = expand(inputs);
+        List<Path> files = inputFiles.expand(inputs);
         if (files.isEmpty()) {
             throw new ItchyException("no input files under " + inputs);
         }
@@ -282,7 +279,7 @@ public final class ItchyJob {
             }
             long checkStart = System.nanoTime();
             List<JobRecord.Dataset> datasets = new ArrayList<>();
-            for (FileState file : states(files)) {
+            for (InputFiles.FileState file : inputFiles.states(files)) {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
             phase("input checks", checkStart);
@@ -309,7 +306,7 @@ public final class ItchyJob {
                             rowsWritten(job),
                             decision,
                             datasets,
-                            List.of(qualified(output))),
+                            List.of(inputFiles.qualified(output))),
                     output);
             return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
@@ -336,10 +333,10 @@ public final class ItchyJob {
             phases = new ArrayList<>();
             long checkStart = System.nanoTime();
             checkMode(record);
-            checkUnchanged(record);
+            inputFiles.checkUnchanged(record);
             Set<String> known =
                     record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
-            List<Path> files = expand(appended);
+            List<Path> files = inputFiles.expand(appended);
             if (files.isEmpty()) {
                 throw new ItchyException("no appended files under " + appended);
             }
@@ -354,13 +351,13 @@ public final class ItchyJob {
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
             Set<Integer> newIds = new HashSet<>();
             for (Path file : files) {
-                String path = qualified(file);
+                String path = inputFiles.qualified(file);
                 if (known.contains(path)) {
                     throw new ItchyException(
                             path + " was already processed by job " + name + "; append new records as new files");
                 }
             }
-            for (FileState file : states(files)) {
+            for (InputFiles.FileState file : inputFiles.states(files)) {
                 JobRecord.Dataset dataset = file.dataset(record.nextDatasetId() + newIds.size(), increment);
                 datasets.add(dataset);
                 newIds.add(dataset.id());
@@ -368,7 +365,7 @@ public final class ItchyJob {
             phase("input checks", checkStart);
             clearFailedAttempt(differentialOutput);
             List<String> outputs = new ArrayList<>(record.outputs());
-            outputs.add(qualified(differentialOutput));
+            outputs.add(inputFiles.qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
             int generation = ItchyStore.newGeneration(connection, conf, name);
             FileSystem fs = scratch.getFileSystem(conf);
@@ -648,73 +645,6 @@ public final class ItchyJob {
                     + " since its first job, and its incremental data is " + chosen + "'s: set itchy.mode to " + chosen
                     + " or auto for its increments, or run a new first job under another name");
         }
-    }
-
-    /** Base input may only grow by new files: a changed base file would make the stored offsets and values wrong. */
-    private void checkUnchanged(JobRecord record) throws IOException {
-        List<JobRecord.Dataset> datasets = record.datasets();
-        List<FileState> now;
-        try {
-            now = states(
-                    datasets.stream().map(dataset -> new Path(dataset.path())).toList());
-        } catch (FileNotFoundException gone) {
-            throw new ItchyException("an input of an earlier run is gone (" + gone.getMessage()
-                    + "); Itchy needs its inputs to stay as they were");
-        }
-        for (int i = 0; i < datasets.size(); i++) {
-            JobRecord.Dataset dataset = datasets.get(i);
-            FileState file = now.get(i);
-            if (file.length() != dataset.length() || !file.checksum().equals(dataset.checksum())) {
-                throw new ItchyException("input " + dataset.path() + " was modified since it was processed (length "
-                        + dataset.length() + " -> " + file.length() + "); Itchy supports appending records as new "
-                        + "files, not changing processed ones: run a new first job");
-            }
-        }
-    }
-
-    /** A file as a run saw it: its length, and its checksum (its modification time where the file system has none). */
-    private record FileState(String path, long length, String checksum) {
-        JobRecord.Dataset dataset(int id, int increment) {
-            return new JobRecord.Dataset(id, path, length, checksum, increment);
-        }
-    }
-
-    /**
-     * The files' states, in order, asked for several at a time: a file's checksum is a round trip to the DataNode of
-     * each of its blocks, which over a large base input adds up when asked one file after another.
-     */
-    private List<FileState> states(List<Path> files) throws IOException {
-        return Parallel.map(STATE_THREADS, files, "checking the input files", this::state);
-    }
-
-    private FileState state(Path file) throws IOException {
-        FileSystem fs = file.getFileSystem(conf);
-        FileStatus status = fs.getFileStatus(file);
-        FileChecksum checksum = fs.getFileChecksum(file);
-        String text = checksum == null
-                ? "mtime:" + status.getModificationTime()
-                : checksum.getAlgorithmName() + ":" + HexFormat.of().formatHex(checksum.getBytes());
-        return new FileState(qualified(file), status.getLen(), text);
-    }
-
-    private String qualified(Path path) throws IOException {
-        return path.getFileSystem(conf).makeQualified(path).toString();
-    }
-
-    /** Every visible file under the given paths, in a stable order. */
-    private List<Path> expand(List<Path> paths) throws IOException {
-        List<Path> files = new ArrayList<>();
-        for (Path path : paths) {
-            FileSystem fs = path.getFileSystem(conf);
-            for (FileStatus status : fs.listStatus(path)) {
-                String fileName = status.getPath().getName();
-                if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
-                    files.add(status.getPath());
-                }
-            }
-        }
-        files.sort(null);
-        return files;
     }
 
     /** A directory left by a failed attempt has no _SUCCESS marker: it is replaced. Anything else is kept. */
