@@ -89,6 +89,8 @@ public final class MiniClusters implements AutoCloseable {
         job.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx200m -XX:+UseSerialGC");
         // A cluster's container classpath: Hadoop's jars, neither HBase's nor Itchy's.
         job.setBoolean(YarnConfiguration.IS_MINI_YARN_CLUSTER, false);
+        // Split over the two keys a container's classpath is made of: MRApps reads both as lists and fails on an empty
+        // one.
         List<String> hadoopJars = hadoopJars();
         int half = hadoopJars.size() / 2;
         job.setStrings(
@@ -108,7 +110,8 @@ public final class MiniClusters implements AutoCloseable {
         List<String> jars = new ArrayList<>();
         for (String entry : classpath.split(File.pathSeparator)) {
             File file = new File(entry);
-            // protobuf 2.5 too: Hadoop 3.4 no longer needs it (HADOOP-18487), HBase's client does.
+            // protobuf 2.5 too: Hadoop 3.4 has it as a provided dependency ("no longer in production"); HBase's
+            // client needs it.
             if (file.isFile()
                     && entry.endsWith(".jar")
                     && !file.getName().startsWith("hbase-")
