@@ -2,7 +2,6 @@ package org.cloudtalk.itchy;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,17 +13,12 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileChecksum;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
@@ -60,11 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ItchyJob {
     private static final Logger log = LoggerFactory.getLogger(ItchyJob.class);
-    /** Input files whose length and checksum are asked for at once; each ask is a few short RPCs. */
-    private static final int STATE_THREADS = 8;
 
     private final Configuration conf;
     private final String name;
+    private final InputFiles inputFiles;
     private Class<? extends Mapper> mapper;
     private Class<? extends Reducer> reducer;
     private Class<? extends Reducer> combiner;
@@ -103,9 +96,35 @@ public final class ItchyJob {
         }
     }
 
+    /**
+     * What the tasks of one run (a first job or an increment) are told: the technique, the increment number, the run's
+     * generation and the committed ones it may read, the datasets (new ones too) and the outputs so far.
+     */
+    record Run(
+            ItchyMode mode,
+            int increment,
+            int generation,
+            Generations visible,
+            List<JobRecord.Dataset> datasets,
+            Set<Integer> newIds,
+            List<String> outputs) {
+        Run {
+            requireNonNull(mode, "mode is null");
+            requireNonNull(visible, "visible is null");
+            datasets = List.copyOf(datasets);
+            newIds = Set.copyOf(newIds);
+            outputs = List.copyOf(outputs);
+        }
+
+        Run withOutputs(List<String> other) {
+            return new Run(mode, increment, generation, visible, datasets, newIds, other);
+        }
+    }
+
     private ItchyJob(Configuration conf, String name) {
         this.conf = new Configuration(requireNonNull(conf, "conf is null"));
         this.name = requireNonNull(name, "name is null");
+        this.inputFiles = new InputFiles(this.conf);
     }
 
     public static ItchyJob create(Configuration conf, String name) {
@@ -202,7 +221,7 @@ public final class ItchyJob {
         checkDefined();
         Class<? extends MergeFunction> mergeClass = mergeClass();
         ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
-        List<Path> files = expand(inputs);
+        List<Path> files = inputFiles.expand(inputs);
         if (files.isEmpty()) {
             throw new ItchyException("no input files under " + inputs);
         }
@@ -215,7 +234,7 @@ public final class ItchyJob {
             long sampleStart = System.nanoTime();
             sample = MapSampler.sampleDeterministic(
                     conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
-            phases.add(new Phase("map sample", seconds(sampleStart)));
+            phase("map sample", sampleStart);
         }
         if (requested == ItchyMode.AUTO) {
             double threshold = conf.getDouble(ItchyConf.QMC_THRESHOLD, DecisionModel.DEFAULT_THRESHOLD);
@@ -260,20 +279,14 @@ public final class ItchyJob {
             }
             long checkStart = System.nanoTime();
             List<JobRecord.Dataset> datasets = new ArrayList<>();
-            for (FileState file : states(files)) {
+            for (InputFiles.FileState file : inputFiles.states(files)) {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
-            phases.add(new Phase("input checks", seconds(checkStart)));
+            phase("input checks", checkStart);
             int generation = ItchyStore.newGeneration(connection, conf, name);
-            Job job = itchyJob(
-                    mode,
+            Job job = newJob(
+                    new Run(mode, 0, generation, Generations.NONE, datasets, Set.of(), List.of(output.toString())),
                     true,
-                    0,
-                    generation,
-                    Generations.NONE,
-                    datasets,
-                    Set.of(),
-                    List.of(output.toString()),
                     "first job",
                     output);
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
@@ -293,7 +306,7 @@ public final class ItchyJob {
                             rowsWritten(job),
                             decision,
                             datasets,
-                            List.of(qualified(output))),
+                            List.of(inputFiles.qualified(output))),
                     output);
             return new RunReport(mode, decision, job.getCounters(), output, phases);
         }
@@ -320,10 +333,10 @@ public final class ItchyJob {
             phases = new ArrayList<>();
             long checkStart = System.nanoTime();
             checkMode(record);
-            checkUnchanged(record);
+            inputFiles.checkUnchanged(record);
             Set<String> known =
                     record.datasets().stream().map(JobRecord.Dataset::path).collect(Collectors.toSet());
-            List<Path> files = expand(appended);
+            List<Path> files = inputFiles.expand(appended);
             if (files.isEmpty()) {
                 throw new ItchyException("no appended files under " + appended);
             }
@@ -338,54 +351,37 @@ public final class ItchyJob {
             List<JobRecord.Dataset> datasets = new ArrayList<>(record.datasets());
             Set<Integer> newIds = new HashSet<>();
             for (Path file : files) {
-                String path = qualified(file);
+                String path = inputFiles.qualified(file);
                 if (known.contains(path)) {
                     throw new ItchyException(
                             path + " was already processed by job " + name + "; append new records as new files");
                 }
             }
-            for (FileState file : states(files)) {
+            for (InputFiles.FileState file : inputFiles.states(files)) {
                 JobRecord.Dataset dataset = file.dataset(record.nextDatasetId() + newIds.size(), increment);
                 datasets.add(dataset);
                 newIds.add(dataset.id());
             }
-            phases.add(new Phase("input checks", seconds(checkStart)));
+            phase("input checks", checkStart);
             clearFailedAttempt(differentialOutput);
             List<String> outputs = new ArrayList<>(record.outputs());
-            outputs.add(qualified(differentialOutput));
+            outputs.add(inputFiles.qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
             int generation = ItchyStore.newGeneration(connection, conf, name);
             FileSystem fs = scratch.getFileSystem(conf);
             try {
-                // A QMC increment's key pass stores the appended records' offsets; its main job stores nothing.
-                Job job = itchyJob(
-                        record.mode(),
-                        record.mode() != ItchyMode.QMC,
-                        increment,
-                        generation,
-                        record.generations(),
-                        datasets,
-                        newIds,
-                        outputs,
-                        "increment " + increment,
-                        differentialOutput);
-                Job keyPass = null;
-                if (record.mode() == ItchyMode.QMC) {
-                    keyPass = prepareQmc(connection, record, job, generation, files, newIds, datasets, scratch);
-                } else {
-                    if (record.mode() == ItchyMode.MO) {
-                        job.getConfiguration()
-                                .set(ItchyConf.MO_TOUCHED_KEYS, new Path(scratch, "touched-keys").toString());
-                    }
-                    FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
-                    job.setInputFormatClass(TextInputFormat.class);
-                }
+                TechniquePlan plan = TechniquePlan.of(record.mode());
+                Run run =
+                        new Run(record.mode(), increment, generation, record.generations(), datasets, newIds, outputs);
+                Job job = newJob(run, plan.incrementJobStores(), "increment " + increment, differentialOutput);
+                Optional<Job> before = plan.prepareIncrement(
+                        this, new TechniquePlan.Increment(connection, record, run, files, scratch), job);
                 run(job, "increment " + increment);
                 bulkLoad(differentialOutput);
                 long rowsWritten = rowsWritten(job);
-                if (keyPass != null) {
-                    bulkLoad(FileOutputFormat.getOutputPath(keyPass));
-                    rowsWritten += rowsWritten(keyPass);
+                if (before.isPresent()) {
+                    bulkLoad(FileOutputFormat.getOutputPath(before.get()));
+                    rowsWritten += rowsWritten(before.get());
                 }
                 commit(
                         connection,
@@ -397,7 +393,7 @@ public final class ItchyJob {
                                 record.mode(),
                                 record.plus(generation),
                                 // QMC re-reads this increment's records in later ones: they may need post-filtering.
-                                record.multiEmit() || multiEmit(keyPass != null ? keyPass : job),
+                                record.multiEmit() || multiEmit(before.orElse(job)),
                                 record.keys() + rowsWritten,
                                 record.decision(),
                                 datasets,
@@ -411,118 +407,31 @@ public final class ItchyJob {
         }
     }
 
-    /**
-     * QMC, first pass: map the appended records to find their intermediate keys (and store their offsets); look up
-     * those keys' offsets in HBase in batches (each key once); write the relevant offsets per base dataset, sorted, for
-     * {@link IncrementInputFormat}. Returns the key pass, whose stored cells are loaded once the increment succeeded.
-     */
-    private Job prepareQmc(
-            Connection connection,
-            JobRecord record,
-            Job job,
-            int generation,
-            List<Path> files,
-            Set<Integer> newIds,
-            List<JobRecord.Dataset> datasets,
-            Path scratch)
-            throws IOException, InterruptedException {
-        Job keyPass = runKeyPass(record, generation, files, newIds, datasets, scratch);
-        Path keysDir = FileOutputFormat.getOutputPath(keyPass);
-        long lookupStart = System.nanoTime();
-        List<byte[]> keys = new ArrayList<>();
-        KeyFiles.forEach(conf, keysDir, key -> keys.add(key.copyBytes()));
-        OffsetLookup.Found found = new OffsetLookup(
-                        connection,
-                        ItchyStore.table(conf),
-                        HexFormat.of().parseHex(record.signature()),
-                        record.generations())
-                .find(keys, record.keys(), conf.getInt(ItchyConf.LOOKUP_THREADS, 4));
-        SortedMap<Integer, long[]> sorted = found.offsets();
-        long relevant = RelevantOffsets.write(job.getConfiguration(), new Path(scratch, "offsets"), sorted);
-        List<Path> inputs = new ArrayList<>(files);
-        for (JobRecord.Dataset dataset : datasets) {
-            if (sorted.containsKey(dataset.id())) {
-                inputs.add(new Path(dataset.path()));
-            }
-        }
-        log.info("itchy {}: {} relevant base records in {} base files", name, relevant, sorted.size());
-        phases.add(new Phase("offset lookups by " + (found.scanned() ? "scan" : "key"), seconds(lookupStart)));
-        if (record.multiEmit()) {
-            job.getConfiguration().set(ItchyConf.RELEVANT_KEYS, keysDir.toString());
-        }
-        FileInputFormat.setInputPaths(job, inputs.toArray(Path[]::new));
-        job.setInputFormatClass(IncrementInputFormat.class);
-        return keyPass;
-    }
-
-    /**
-     * QMC: maps the appended records and writes their distinct intermediate keys; stores the appended records'
-     * offsets, as a first job's reducers do, so that the main job's values need not carry offsets through its shuffle.
-     */
-    private Job runKeyPass(
-            JobRecord record,
-            int generation,
-            List<Path> files,
-            Set<Integer> newIds,
-            List<JobRecord.Dataset> datasets,
-            Path scratch)
-            throws IOException, InterruptedException {
-        Path keysDir = new Path(scratch, "keys");
-        Job keysJob = itchyJob(
-                record.mode(),
-                true,
-                record.committed() + 1,
-                generation,
-                record.generations(),
-                datasets,
-                newIds,
-                record.outputs(),
-                "increment keys",
-                keysDir);
-        keysJob.getConfiguration().setClass(ItchyConf.USER_REDUCER, DistinctKeysReducer.class, Reducer.class);
-        keysJob.getConfiguration().unset(Job.COMBINE_CLASS_ATTR); // the key pass needs no combining
-        keysJob.setOutputFormatClass(SequenceFileOutputFormat.class);
-        keysJob.setOutputKeyClass(BytesWritable.class);
-        keysJob.setOutputValueClass(NullWritable.class);
-        FileInputFormat.setInputPaths(keysJob, files.toArray(Path[]::new));
-        run(keysJob, "increment " + (record.committed() + 1) + " (key pass)");
-        return keysJob;
-    }
-
-    private Job itchyJob(
-            ItchyMode mode,
-            boolean stores,
-            int increment,
-            int generation,
-            Generations visible,
-            List<JobRecord.Dataset> datasets,
-            Set<Integer> newIds,
-            List<String> outputs,
-            String what,
-            Path output)
-            throws IOException {
+    /** A job of this Itchy job's classes whose tasks run {@code run}; {@code stores}: whether they store cells. */
+    Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
         Job job = Job.getInstance(conf, "itchy " + name + " " + what);
         Configuration jobConf = job.getConfiguration();
         jobConf.setClass(ItchyConf.USER_MAPPER, mapper, Mapper.class);
         jobConf.setClass(ItchyConf.USER_REDUCER, reducer, Reducer.class);
         jobConf.setClass(ItchyConf.USER_MAP_KEY, mapKey, Object.class);
         jobConf.setClass(ItchyConf.USER_MAP_VALUE, mapValue, Object.class);
-        jobConf.set(ItchyConf.TASK_MODE, mode.name());
+        jobConf.set(ItchyConf.TASK_MODE, run.mode().name());
         jobConf.setBoolean(ItchyConf.STORES, stores);
         jobConf.set(ItchyConf.SIGNATURE, signatureHex());
-        jobConf.setInt(ItchyConf.INCREMENT, increment);
-        jobConf.setInt(ItchyConf.GENERATION, generation);
-        jobConf.set(ItchyConf.VISIBLE, visible.encode());
-        jobConf.setInt(ItchyConf.OUTPUT_DATASET, increment);
+        jobConf.setInt(ItchyConf.INCREMENT, run.increment());
+        jobConf.setInt(ItchyConf.GENERATION, run.generation());
+        jobConf.set(ItchyConf.VISIBLE, run.visible().encode());
+        jobConf.setInt(ItchyConf.OUTPUT_DATASET, run.increment());
         jobConf.setLong(ItchyConf.TIMESTAMP, System.currentTimeMillis());
         jobConf.setStrings(
                 ItchyConf.DATASETS,
-                datasets.stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
+                run.datasets().stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
         jobConf.setStrings(
-                ItchyConf.NEW_DATASETS, newIds.stream().map(String::valueOf).toArray(String[]::new));
+                ItchyConf.NEW_DATASETS,
+                run.newIds().stream().map(String::valueOf).toArray(String[]::new));
         List<String> outputDirs = new ArrayList<>();
-        for (int i = 0; i < outputs.size(); i++) {
-            outputDirs.add(i + "=" + outputs.get(i));
+        for (int i = 0; i < run.outputs().size(); i++) {
+            outputDirs.add(i + "=" + run.outputs().get(i));
         }
         jobConf.setStrings(ItchyConf.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
         Class<? extends MergeFunction> mergeClass = mergeClass();
@@ -574,7 +483,7 @@ public final class ItchyJob {
     private void bulkLoad(Path output) throws IOException {
         long start = System.nanoTime();
         if (BulkCells.load(conf, ItchyStore.table(conf), output)) {
-            phases.add(new Phase("bulk load", seconds(start)));
+            phase("bulk load", start);
         }
     }
 
@@ -588,6 +497,15 @@ public final class ItchyJob {
 
     private static long rowsWritten(Job job) throws IOException {
         return job.getCounters().findCounter(ItchyCounters.HBASE_ROWS_WRITTEN).getValue();
+    }
+
+    /** Records a step of the run in progress, begun at {@code startNanos}, for its report. */
+    void phase(String step, long startNanos) {
+        phases.add(new Phase(step, seconds(startNanos)));
+    }
+
+    String name() {
+        return name;
     }
 
     private static double seconds(long startNanos) {
@@ -632,7 +550,7 @@ public final class ItchyJob {
     }
 
     /** Runs a job; if it fails, the first task failure its tasks recorded is the cause of the error. */
-    private void run(Job job, String what) throws IOException, InterruptedException {
+    void run(Job job, String what) throws IOException, InterruptedException {
         long start = System.nanoTime();
         Path output = FileOutputFormat.getOutputPath(job);
         Path failures = new Path(output.getParent(), "_itchy-failures-" + output.getName());
@@ -654,7 +572,7 @@ public final class ItchyJob {
         } finally {
             fs.delete(failures, true);
         }
-        phases.add(new Phase(what, seconds(start)));
+        phase(what, start);
     }
 
     /** The first failed task's diagnostics: the job's own failure info is often just "NA". */
@@ -727,73 +645,6 @@ public final class ItchyJob {
                     + " since its first job, and its incremental data is " + chosen + "'s: set itchy.mode to " + chosen
                     + " or auto for its increments, or run a new first job under another name");
         }
-    }
-
-    /** Base input may only grow by new files: a changed base file would make the stored offsets and values wrong. */
-    private void checkUnchanged(JobRecord record) throws IOException {
-        List<JobRecord.Dataset> datasets = record.datasets();
-        List<FileState> now;
-        try {
-            now = states(
-                    datasets.stream().map(dataset -> new Path(dataset.path())).toList());
-        } catch (FileNotFoundException gone) {
-            throw new ItchyException("an input of an earlier run is gone (" + gone.getMessage()
-                    + "); Itchy needs its inputs to stay as they were");
-        }
-        for (int i = 0; i < datasets.size(); i++) {
-            JobRecord.Dataset dataset = datasets.get(i);
-            FileState file = now.get(i);
-            if (file.length() != dataset.length() || !file.checksum().equals(dataset.checksum())) {
-                throw new ItchyException("input " + dataset.path() + " was modified since it was processed (length "
-                        + dataset.length() + " -> " + file.length() + "); Itchy supports appending records as new "
-                        + "files, not changing processed ones: run a new first job");
-            }
-        }
-    }
-
-    /** A file as a run saw it: its length, and its checksum (its modification time where the file system has none). */
-    private record FileState(String path, long length, String checksum) {
-        JobRecord.Dataset dataset(int id, int increment) {
-            return new JobRecord.Dataset(id, path, length, checksum, increment);
-        }
-    }
-
-    /**
-     * The files' states, in order, asked for several at a time: a file's checksum is a round trip to the DataNode of
-     * each of its blocks, which over a large base input adds up when asked one file after another.
-     */
-    private List<FileState> states(List<Path> files) throws IOException {
-        return Parallel.map(STATE_THREADS, files, "checking the input files", this::state);
-    }
-
-    private FileState state(Path file) throws IOException {
-        FileSystem fs = file.getFileSystem(conf);
-        FileStatus status = fs.getFileStatus(file);
-        FileChecksum checksum = fs.getFileChecksum(file);
-        String text = checksum == null
-                ? "mtime:" + status.getModificationTime()
-                : checksum.getAlgorithmName() + ":" + HexFormat.of().formatHex(checksum.getBytes());
-        return new FileState(qualified(file), status.getLen(), text);
-    }
-
-    private String qualified(Path path) throws IOException {
-        return path.getFileSystem(conf).makeQualified(path).toString();
-    }
-
-    /** Every visible file under the given paths, in a stable order. */
-    private List<Path> expand(List<Path> paths) throws IOException {
-        List<Path> files = new ArrayList<>();
-        for (Path path : paths) {
-            FileSystem fs = path.getFileSystem(conf);
-            for (FileStatus status : fs.listStatus(path)) {
-                String fileName = status.getPath().getName();
-                if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
-                    files.add(status.getPath());
-                }
-            }
-        }
-        files.sort(null);
-        return files;
     }
 
     /** A directory left by a failed attempt has no _SUCCESS marker: it is replaced. Anything else is kept. */

@@ -23,8 +23,16 @@ import org.apache.hadoop.util.ReflectionUtils;
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
+    /**
+     * Records what the task fails with for the driver ({@link TaskFailure}): the user's code, and Itchy's own work
+     * around it (settings, stored data, key notes, HFiles), which fails on a cluster when a jar is missing.
+     */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
+        TaskFailure.recording(context, () -> runTask(context));
+    }
+
+    private void runTask(Context context) throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();
         TaskSettings settings = TaskSettings.of(conf);
         Mapper user = (Mapper) Writables.newInstance(conf.getClass(ItchyConf.USER_MAPPER, Mapper.class), conf);
@@ -103,12 +111,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
                 context.write(key, itchyValue);
             }
         };
-        try {
-            user.run(wrapped);
-        } catch (IOException | InterruptedException | RuntimeException | Error e) {
-            TaskFailure.record(conf, context.getTaskAttemptID().toString(), e);
-            throw e;
-        }
+        user.run(wrapped);
         if (touched != null) {
             touched.write(
                     conf,

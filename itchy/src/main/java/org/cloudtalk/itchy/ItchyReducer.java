@@ -27,8 +27,16 @@ import org.cloudtalk.itchy.store.ItchyStore;
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
+    /**
+     * Records what the task fails with for the driver ({@link TaskFailure}): the user's code, and Itchy's own work
+     * around it (settings, stored data, key notes, HFiles), which fails on a cluster when a jar is missing.
+     */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
+        TaskFailure.recording(context, () -> runTask(context));
+    }
+
+    private void runTask(Context context) throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();
         TaskSettings settings = TaskSettings.of(conf);
         Reducer user = (Reducer) Writables.newInstance(conf.getClass(ItchyConf.USER_REDUCER, Reducer.class), conf);
@@ -97,12 +105,7 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                     return values;
                 }
             };
-            try {
-                user.run(wrapped);
-            } catch (IOException | InterruptedException | RuntimeException | Error e) {
-                TaskFailure.record(conf, context.getTaskAttemptID().toString(), e);
-                throw e;
-            }
+            user.run(wrapped);
             finishKey.run();
         }
     }

@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,21 @@ public final class TaskFailure extends Exception {
     TaskFailure(String attempt, String description, StackTraceElement[] trace) {
         super("task " + attempt + " failed: " + description);
         setStackTrace(trace);
+    }
+
+    /** A task's work. */
+    interface TaskBody {
+        void run() throws IOException, InterruptedException;
+    }
+
+    /** Runs a task's whole work; what it fails with is recorded ({@link #record}) before it propagates. */
+    static void recording(TaskAttemptContext context, TaskBody body) throws IOException, InterruptedException {
+        try {
+            body.run();
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            record(context.getConfiguration(), context.getTaskAttemptID().toString(), e);
+            throw e;
+        }
     }
 
     /** Best effort, from a task about to fail: the failure must still reach Hadoop if this cannot be written. */

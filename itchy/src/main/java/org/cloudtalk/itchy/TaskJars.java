@@ -16,19 +16,29 @@ import org.apache.hadoop.util.ClassUtil;
 final class TaskJars {
     /**
      * The classes whose jars the tasks load: the HBase client and the HFile writer (hbase-server) with what they load
-     * in turn. By name: several are transitive dependencies only, and one missing locally is missing for the driver
-     * too, which fails before submitting.
+     * in turn, the list of HBase's own {@code TableMapReduceUtil.addHBaseDependencyJars} less hbase-mapreduce (the
+     * YARN test found the hadoop2-compat, hbase-protocol and protobuf 2.5 jars missing without it). By name: several
+     * are transitive dependencies only, and one missing locally is missing for the driver too, which fails before
+     * submitting.
      */
     private static final List<String> HBASE_CLASSES = List.of(
             "org.apache.hadoop.hbase.HConstants", // hbase-common
             "org.apache.hadoop.hbase.client.Put", // hbase-client
+            // hbase-protocol: the client's SecurityInfo loads its (unshaded) token kinds on the first RPC
+            "org.apache.hadoop.hbase.protobuf.generated.ClientProtos",
+            "com.google.protobuf.Message", // protobuf-java 2.5, which hbase-protocol's classes are generated for
             "org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos", // hbase-protocol-shaded
             "org.apache.hadoop.hbase.regionserver.StoreFileWriter", // hbase-server: Itchy writes HFiles in tasks
             "org.apache.hadoop.hbase.CompatibilityFactory", // hbase-hadoop-compat
+            // hbase-hadoop2-compat: the metrics sources an HFile writer asks ServiceLoader for when it closes a file
+            "org.apache.hadoop.hbase.regionserver.MetricsRegionServerSourceFactoryImpl",
             "org.apache.hadoop.hbase.metrics.Snapshot", // hbase-metrics-api
             "org.apache.hadoop.hbase.metrics.impl.FastLongHistogram", // hbase-metrics
             "org.apache.hadoop.hbase.zookeeper.ZKWatcher", // hbase-zookeeper
             "org.apache.hadoop.hbase.procedure2.Procedure", // hbase-procedure
+            "org.apache.hadoop.hbase.replication.ReplicationUtils", // hbase-replication
+            "org.apache.hadoop.hbase.http.HttpServer", // hbase-http
+            "org.apache.hbase.thirdparty.com.google.gson.GsonBuilder", // hbase-shaded-gson
             "org.apache.hbase.thirdparty.com.google.protobuf.Message", // hbase-shaded-protobuf
             "org.apache.hbase.thirdparty.com.google.common.collect.Lists", // hbase-shaded-miscellaneous
             "org.apache.hbase.thirdparty.io.netty.channel.Channel", // hbase-shaded-netty
@@ -36,6 +46,7 @@ final class TaskJars {
             "org.apache.zookeeper.ZooKeeper",
             "io.opentelemetry.api.trace.Span",
             "io.opentelemetry.context.Context",
+            "io.opentelemetry.semconv.ClientAttributes",
             "com.codahale.metrics.MetricRegistry",
             "org.apache.commons.lang3.ArrayUtils");
 

@@ -590,6 +590,37 @@ class ItchyTest {
     }
 
     /**
+     * Itchy's own work in a task fails, not the user's code (here an MO map task cannot write its key notes: the
+     * increment's scratch directory is a file): the task's exception is the cause of the driver's error, and the rerun
+     * is right once the obstacle is gone.
+     */
+    @Test
+    void aFailureOfItchysOwnWorkInATaskReachesTheDriver() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        String name = "own-work-failure";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = writeInput(root, "base", 300, 61);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        Path appended = writeInput(root, "append-1", 20, 62);
+        Path scratch = new Path(root, "_itchy-out-1");
+        fs.create(scratch).close();
+
+        assertThatThrownBy(() -> job.runIncrement(List.of(appended), new Path(root, "out-1")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("increment 1 of job own-work-failure failed: task attempt_")
+                .cause()
+                .isInstanceOf(TaskFailure.class)
+                .satisfies(cause -> assertThat(cause.getStackTrace())
+                        .anyMatch(frame -> frame.getClassName().equals(TouchedKeys.class.getName())));
+
+        fs.delete(scratch, false);
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+    }
+
+    /**
      * The driver dies between the bulk load and the commit; the next increment is a different append. Nothing of the
      * failed increment may become visible, then or later, and its append can still be run afterwards.
      */
@@ -952,7 +983,7 @@ class ItchyTest {
     }
 
     /** A plain job with the Itchy job's configuration (its input format settings): the result to compare with. */
-    private static Map<WritableComparable, Writable> recompute(
+    static Map<WritableComparable, Writable> recompute(
             Example example, Configuration itchyConf, List<Path> inputs, Path output) throws Exception {
         Configuration conf = new Configuration(itchyConf);
         conf.set(ItchyConf.MODE, ItchyMode.OFF.name());

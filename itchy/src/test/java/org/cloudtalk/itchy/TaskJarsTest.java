@@ -6,6 +6,7 @@ import java.io.File;
 import java.util.Collection;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.regionserver.MetricsRegionServerSourceFactoryImpl;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
@@ -30,6 +31,7 @@ class TaskJarsTest {
                 .contains(
                         jarOf(Connection.class),
                         jarOf(StoreFileWriter.class),
+                        jarOf(MetricsRegionServerSourceFactoryImpl.class),
                         jarOf(ZooKeeper.class),
                         jarOf(Text.class))
                 .doesNotHaveDuplicates();

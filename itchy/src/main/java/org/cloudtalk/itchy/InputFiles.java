@@ -1,0 +1,94 @@
+package org.cloudtalk.itchy;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileChecksum;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.cloudtalk.itchy.store.JobRecord;
+
+/** A job's input files as Itchy tracks them: the files under the given paths, and whether processed ones changed. */
+final class InputFiles {
+    /** Input files whose length and checksum are asked for at once; each ask is a few short RPCs. */
+    private static final int STATE_THREADS = 8;
+
+    private final Configuration conf;
+
+    InputFiles(Configuration conf) {
+        this.conf = requireNonNull(conf, "conf is null");
+    }
+
+    /** Base input may only grow by new files: a changed base file would make the stored offsets and values wrong. */
+    void checkUnchanged(JobRecord record) throws IOException {
+        List<JobRecord.Dataset> datasets = record.datasets();
+        List<FileState> now;
+        try {
+            now = states(
+                    datasets.stream().map(dataset -> new Path(dataset.path())).toList());
+        } catch (FileNotFoundException gone) {
+            throw new ItchyException("an input of an earlier run is gone (" + gone.getMessage()
+                    + "); Itchy needs its inputs to stay as they were");
+        }
+        for (int i = 0; i < datasets.size(); i++) {
+            JobRecord.Dataset dataset = datasets.get(i);
+            FileState file = now.get(i);
+            if (file.length() != dataset.length() || !file.checksum().equals(dataset.checksum())) {
+                throw new ItchyException("input " + dataset.path() + " was modified since it was processed (length "
+                        + dataset.length() + " -> " + file.length() + "); Itchy supports appending records as new "
+                        + "files, not changing processed ones: run a new first job");
+            }
+        }
+    }
+
+    /** A file as a run saw it: its length, and its checksum (its modification time where the file system has none). */
+    record FileState(String path, long length, String checksum) {
+        JobRecord.Dataset dataset(int id, int increment) {
+            return new JobRecord.Dataset(id, path, length, checksum, increment);
+        }
+    }
+
+    /**
+     * The files' states, in order, asked for several at a time: a file's checksum is a round trip to the DataNode of
+     * each of its blocks, which over a large base input adds up when asked one file after another.
+     */
+    List<FileState> states(List<Path> files) throws IOException {
+        return Parallel.map(STATE_THREADS, files, "checking the input files", this::state);
+    }
+
+    private FileState state(Path file) throws IOException {
+        FileSystem fs = file.getFileSystem(conf);
+        FileStatus status = fs.getFileStatus(file);
+        FileChecksum checksum = fs.getFileChecksum(file);
+        String text = checksum == null
+                ? "mtime:" + status.getModificationTime()
+                : checksum.getAlgorithmName() + ":" + HexFormat.of().formatHex(checksum.getBytes());
+        return new FileState(qualified(file), status.getLen(), text);
+    }
+
+    String qualified(Path path) throws IOException {
+        return path.getFileSystem(conf).makeQualified(path).toString();
+    }
+
+    /** Every visible file under the given paths, in a stable order. */
+    List<Path> expand(List<Path> paths) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Path path : paths) {
+            FileSystem fs = path.getFileSystem(conf);
+            for (FileStatus status : fs.listStatus(path)) {
+                String fileName = status.getPath().getName();
+                if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
+                    files.add(status.getPath());
+                }
+            }
+        }
+        files.sort(null);
+        return files;
+    }
+}
