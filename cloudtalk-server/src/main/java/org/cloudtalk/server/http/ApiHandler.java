@@ -221,6 +221,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             if (answer.reservationFallback()) {
                 metrics.reservationFallback();
             }
+            answer.cut().ifPresent(metrics::refinedCut);
         });
         metrics.query(outcome.label(), System.nanoTime() - start);
         return outcome.response();

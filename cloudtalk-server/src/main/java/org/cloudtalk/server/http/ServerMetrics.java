@@ -1,5 +1,6 @@
 package org.cloudtalk.server.http;
 
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import org.cloudtalk.server.eval.SearchCut;
 
 /**
  * The server's counters in Prometheus text format (GET /metrics).
@@ -31,6 +33,9 @@ public final class ServerMetrics {
     private final AtomicInteger openConnections = new AtomicInteger();
     private final LongAdder connectionsRefused = new LongAdder();
     private final LongAdder requestDeadlines = new LongAdder();
+    /** Filled for every cause up front, so the map is only read after construction. */
+    private final Map<SearchCut, LongAdder> refinedCuts = new EnumMap<>(SearchCut.class);
+
     private final IntSupplier reservations;
     private final LongSupplier rejectedReplies;
     private final LongSupplier staleReplies;
@@ -47,6 +52,9 @@ public final class ServerMetrics {
         this.reservations = reservations;
         this.rejectedReplies = rejectedReplies;
         this.staleReplies = staleReplies;
+        for (SearchCut cause : SearchCut.values()) {
+            refinedCuts.put(cause, new LongAdder());
+        }
     }
 
     /** A connection was accepted; returns how many are open now, this one included. */
@@ -108,6 +116,11 @@ public final class ServerMetrics {
         if (wasSampled) {
             sampled.increment();
         }
+    }
+
+    /** An answer whose refined search stopped short, for {@code cause}. */
+    public void refinedCut(SearchCut cause) {
+        refinedCuts.get(cause).increment();
     }
 
     public long outcome(String outcome) {
@@ -190,6 +203,14 @@ public final class ServerMetrics {
                 "cloudtalk_http_request_deadline_total",
                 "Connections closed because a request was not received within http.request.deadline.ms.",
                 requestDeadlines.sum());
+        out.append("# HELP cloudtalk_refined_cut_total Refined answers whose search stopped short, by cause"
+                        + " (no_permit, search_time, estimator_events); the answer's notes say so too.\n")
+                .append("# TYPE cloudtalk_refined_cut_total counter\n");
+        refinedCuts.forEach((cause, count) -> out.append("cloudtalk_refined_cut_total{cause=\"")
+                .append(cause.name().toLowerCase(Locale.ROOT))
+                .append("\"} ")
+                .append(count.sum())
+                .append('\n'));
         out.append("# HELP cloudtalk_http_connections Open API connections.\n")
                 .append("# TYPE cloudtalk_http_connections gauge\n")
                 .append("cloudtalk_http_connections ")

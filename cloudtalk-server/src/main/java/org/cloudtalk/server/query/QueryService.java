@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
@@ -32,6 +33,7 @@ import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
 import org.cloudtalk.server.eval.ProcessorBound;
 import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.SearchCut;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
@@ -63,7 +65,8 @@ public final class QueryService {
 
     /**
      * The answer and what it rests on; {@code reservationFallback} when racing queries kept reserving the chosen hosts
-     * and the answer's reservation was added without a clean re-check after the last attempt.
+     * and the answer's reservation was added without a clean re-check after the last attempt; {@code cut} when the
+     * evaluator's search stopped short (the notes say so in words).
      */
     public record Answer(
             Binding binding,
@@ -76,10 +79,12 @@ public final class QueryService {
             long elapsedNanos,
             Map<String, Map<String, Double>> candidateScores,
             boolean reservationFallback,
-            List<String> notes) {
+            List<String> notes,
+            Optional<SearchCut> cut) {
         public Answer {
             candidateScores = Map.copyOf(candidateScores);
             notes = List.copyOf(notes);
+            requireNonNull(cut, "cut is null");
         }
     }
 
@@ -269,7 +274,8 @@ public final class QueryService {
                         System.nanoTime() - start,
                         scores,
                         forced,
-                        evaluation.notes());
+                        evaluation.notes(),
+                        evaluation.cut());
             }
         }
     }

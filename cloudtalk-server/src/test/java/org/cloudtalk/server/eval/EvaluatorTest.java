@@ -126,6 +126,7 @@ class EvaluatorTest {
             assertThat(waited.notes())
                     .containsExactly("refined: the heuristic's binding, not estimated: no search permit came free"
                             + " within half the time left");
+            assertThat(waited.cut()).hasValue(SearchCut.NO_PERMIT);
             // Half of 200 ms, plus any time the machine kept this thread from running (other builds share it).
             assertThat(elapsedMillis).isBetween(100L, 150L + probe.worstMillis());
         }
@@ -135,6 +136,7 @@ class EvaluatorTest {
         assertThat(searched.binding().valueOf("A")).isEqualTo("10.0.0.2");
         assertThat(searched.completionSeconds()).isPresent();
         assertThat(searched.notes()).isEmpty();
+        assertThat(searched.cut()).isEmpty();
         assertThat(searchers.availablePermits()).isEqualTo(1);
     }
 

@@ -54,10 +54,22 @@ class DeadlineUnderLoadTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path status = temp.resolve("status.json");
+        Path status = chainStatus(temp, CHAIN);
+        statusFile = status;
+        server = CloudTalkServer.start(ServerConfig.from(Map.of("status.file", status.toString(), "port", "0")));
+        port = server.localAddress().getPort();
+        // One answer end to end first, so that the timings below are not those of classes loading on first use.
+        assertThat(post("127.0.0.1", "evaluator=flow", "f1 10.8.0.1 -> 10.8.0.2 size 1M")
+                        .status())
+                .isEqualTo(200);
+    }
+
+    /** A status file in {@code dir} with the hosts of a chain of {@code flows} ({@link Coupled#chainHosts}). */
+    static Path chainStatus(Path dir, int flows) throws IOException {
+        Path status = dir.resolve("status.json");
         Files.writeString(
                 status,
-                Coupled.chainHosts(CHAIN).entrySet().stream()
+                Coupled.chainHosts(flows).entrySet().stream()
                         .map(
                                 host ->
                                         "\"%s\": {\"nicRxCapacityBitsPerSecond\": %.0f, \"nicTxCapacityBitsPerSecond\": %.0f,"
@@ -71,13 +83,7 @@ class DeadlineUnderLoadTest {
                                                                                 .txCapacity())
                                                 + " \"diskReadCapacityBytesPerSecond\": 1e9, \"diskWriteCapacityBytesPerSecond\": 1e9}")
                         .collect(Collectors.joining(",", "{\"hosts\": {", "}}")));
-        statusFile = status;
-        server = CloudTalkServer.start(ServerConfig.from(Map.of("status.file", status.toString(), "port", "0")));
-        port = server.localAddress().getPort();
-        // One answer end to end first, so that the timings below are not those of classes loading on first use.
-        assertThat(post("127.0.0.1", "evaluator=flow", "f1 10.8.0.1 -> 10.8.0.2 size 1M")
-                        .status())
-                .isEqualTo(200);
+        return status;
     }
 
     @AfterAll

@@ -22,6 +22,7 @@ import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Coupled;
+import org.cloudtalk.server.eval.SearchCut;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
@@ -175,6 +176,7 @@ class QueryServiceTest {
         assertThat(refined.notes())
                 .containsExactly("refined: the heuristic's binding, not estimated: estimating this query's completion"
                         + " takes more than 3 flow events (limits.estimator.events)");
+        assertThat(refined.cut()).hasValue(SearchCut.ESTIMATOR_EVENTS);
         assertThat(reason(
                         service,
                         "A = B = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4)\nf1 A -> B size 1M",
@@ -237,6 +239,7 @@ class QueryServiceTest {
                 .asString()
                 .startsWith("refined: ")
                 .contains("half the time left");
+        assertThat(answer.cut()).hasValue(SearchCut.SEARCH_TIME);
         assertThat(now[0]).isBetween(500_000_000L, 510_000_000L);
         // And on the real clock: answered within 50 ms of half a 300 ms deadline, plus any time the machine kept
         // this thread from running (other builds share it).

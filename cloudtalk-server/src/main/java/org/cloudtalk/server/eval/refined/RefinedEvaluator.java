@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,7 @@ import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.Evaluator;
 import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.SearchCut;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.eval.heuristic.HeuristicEvaluator;
@@ -38,7 +40,7 @@ import org.cloudtalk.server.state.ClusterState;
  * the other half to reserve and send the answer. A search that gets no permit in that time or runs out of it answers
  * with the best binding found so far, at worst the heuristic's, and a note: never a timeout the heuristic would not
  * have had. So does a query whose heuristic binding the estimator cannot simulate within its event limit; a move it
- * cannot simulate is not adopted.
+ * cannot simulate is not adopted. Such answers carry their {@link SearchCut} for the server's metrics.
  *
  * <p>Concurrency: thread-safe; each evaluation has a search of its own, and the permits are a semaphore.
  */
@@ -93,7 +95,7 @@ public final class RefinedEvaluator implements Evaluator {
         }
         Deadline searchBy = deadline.halfway();
         if (!acquire(searchBy)) {
-            return unestimated(start, "no search permit came free within half the time left");
+            return unestimated(start, SearchCut.NO_PERMIT, "no search permit came free within half the time left");
         }
         try {
             return search(query, state, start, runs, searchBy);
@@ -116,9 +118,9 @@ public final class RefinedEvaluator implements Evaluator {
         try {
             search = new Search(query, state, start.binding().values(), runs, searchBy);
         } catch (DeadlineExceededException e) {
-            return unestimated(start, "half the time left ran out first");
+            return unestimated(start, SearchCut.SEARCH_TIME, "half the time left ran out first");
         } catch (CostLimitException e) {
-            return unestimated(start, e.getMessage());
+            return unestimated(start, SearchCut.ESTIMATOR_EVENTS, e.getMessage());
         }
         try {
             // Single moves are cheap; pairs of moves escape the local optima where one variable's better value is
@@ -126,19 +128,22 @@ public final class RefinedEvaluator implements Evaluator {
             while (!search.unbeatable() && (search.improveOneVariable() || search.improveTwoVariables())) {
                 // keep going until no binding can beat this one, neither neighbourhood helps or the budget is spent
             }
-            return search.result(List.of());
+            return search.result(List.of(), Optional.empty());
         } catch (DeadlineExceededException e) {
-            return search.result(List.of("refined: the search stopped at half the time left, after " + search.runs
-                    + " estimates; the best binding found by then"));
+            return search.result(
+                    List.of("refined: the search stopped at half the time left, after " + search.runs
+                            + " estimates; the best binding found by then"),
+                    Optional.of(SearchCut.SEARCH_TIME));
         }
     }
 
     /** The heuristic's binding as the answer, with no completion time, and why the search did not improve it. */
-    private static Evaluation unestimated(Evaluation start, String why) {
+    private static Evaluation unestimated(Evaluation start, SearchCut cut, String why) {
         return new Evaluation(
                 start.binding(),
                 OptionalDouble.empty(),
-                List.of("refined: the heuristic's binding, not estimated: " + why));
+                List.of("refined: the heuristic's binding, not estimated: " + why),
+                Optional.of(cut));
     }
 
     private final class Search {
@@ -167,8 +172,8 @@ public final class RefinedEvaluator implements Evaluator {
             this.runs = 1;
         }
 
-        Evaluation result(List<String> notes) {
-            return new Evaluation(new Binding(space.toMap(current)), OptionalDouble.of(cost), notes);
+        Evaluation result(List<String> notes, Optional<SearchCut> cut) {
+            return new Evaluation(new Binding(space.toMap(current)), OptionalDouble.of(cost), notes, cut);
         }
 
         /** Whether the binding already finishes as soon as any could: no move can then be adopted. */
