@@ -2,14 +2,10 @@ package org.cloudtalk.hadoop.hdfs;
 
 import static java.util.Objects.requireNonNull;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.net.Node;
-import org.cloudtalk.lang.ast.Address;
+import org.cloudtalk.hadoop.hint.HostEndpoints;
 
 /**
  * The CloudTalk endpoint (an IP address, in CloudTalk's canonical text) of an HDFS node.
@@ -34,7 +30,7 @@ public final class Endpoints {
     }
 
     private final Mode mode;
-    private final ConcurrentMap<String, Optional<String>> resolved = new ConcurrentHashMap<>();
+    private final HostEndpoints hostEndpoints = new HostEndpoints();
 
     public Endpoints(Mode mode) {
         this.mode = requireNonNull(mode, "mode is null");
@@ -47,32 +43,9 @@ public final class Endpoints {
         }
         if (node instanceof DatanodeID datanode) {
             return mode == Mode.IP
-                    ? literal(datanode.getIpAddr())
-                    : resolved.computeIfAbsent(datanode.getHostName(), Endpoints::resolve);
+                    ? HostEndpoints.literal(datanode.getIpAddr())
+                    : hostEndpoints.of(datanode.getHostName());
         }
-        return literal(node.getName());
-    }
-
-    private static Optional<String> resolve(String hostName) {
-        Optional<String> literal = literal(hostName);
-        if (literal.isPresent()) {
-            return literal;
-        }
-        try {
-            return literal(InetAddress.getByName(hostName).getHostAddress());
-        } catch (UnknownHostException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<String> literal(String text) {
-        if (text == null || text.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Address.parse(text).text());
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return HostEndpoints.literal(node.getName());
     }
 }

@@ -34,9 +34,17 @@ public record HintSettings(
     }
 
     public static HintSettings from(Configuration conf) {
+        return from(conf, DEFAULT_DEADLINE_MS);
+    }
+
+    /**
+     * As {@link #from(Configuration)}, with a plugin's own default deadline: one that asks off its host's hot path
+     * (the ResourceManager's node sorter, a job's split computation) can afford more than the NameNode's per block.
+     */
+    public static HintSettings from(Configuration conf, long defaultDeadlineMs) {
         return new HintSettings(
                 uri(conf),
-                Duration.ofMillis(number(conf, DEADLINE_MS, DEFAULT_DEADLINE_MS, 1, 60_000)),
+                Duration.ofMillis(number(conf, DEADLINE_MS, defaultDeadlineMs, 1, 60_000)),
                 evaluator(conf),
                 (int) number(conf, THREADS, 16, 1, 1024),
                 Duration.ofMillis(number(conf, BACKOFF_MS, 1000, 0, 3_600_000)),
@@ -57,6 +65,24 @@ public record HintSettings(
         }
         if (number < min || number > max) {
             throw invalid(value, key, "must be between " + min + " and " + max);
+        }
+        return number;
+    }
+
+    /** A number strictly between 0 and 1, or the default when the key is unset. */
+    public static double fraction(Configuration conf, String key, double defaultValue) {
+        String value = conf.getTrimmed(key);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        double number;
+        try {
+            number = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw invalid(value, key, "not a number");
+        }
+        if (!(number > 0 && number < 1)) {
+            throw invalid(value, key, "must be between 0 and 1, exclusive");
         }
         return number;
     }

@@ -52,14 +52,26 @@ public final class ControlledCloudTalk implements AutoCloseable {
 
     /** The hosts' load from now on. */
     public void load(Collection<String> idle, Collection<String> busy) {
+        load(idle, busy, Set.of());
+    }
+
+    /**
+     * The hosts' load from now on; {@code busyReads} hosts have only their disk's reads busy (slow to read from,
+     * idle to receive and write).
+     */
+    public void load(Collection<String> idle, Collection<String> busy, Collection<String> busyReads) {
         StringBuilder json = new StringBuilder("{\"hosts\": {");
         String separator = "";
         for (String host : idle) {
-            json.append(separator).append(host(host, 0));
+            json.append(separator).append(host(host, 0, 0));
             separator = ", ";
         }
         for (String host : busy) {
-            json.append(separator).append(host(host, 0.95));
+            json.append(separator).append(host(host, 0.95, 0.95));
+            separator = ", ";
+        }
+        for (String host : busyReads) {
+            json.append(separator).append(host(host, 0, 0.95));
             separator = ", ";
         }
         json.append("}}");
@@ -106,7 +118,7 @@ public final class ControlledCloudTalk implements AutoCloseable {
         stopServer();
     }
 
-    private static String host(String address, double used) {
+    private static String host(String address, double used, double readUsed) {
         return String.format(
                 java.util.Locale.ROOT,
                 "\"%s\": {\"nicRxCapacityBitsPerSecond\": %s, \"nicRxUseBitsPerSecond\": %s,"
@@ -119,7 +131,7 @@ public final class ControlledCloudTalk implements AutoCloseable {
                 NIC_BITS,
                 NIC_BITS * used,
                 DISK_BYTES,
-                DISK_BYTES * used,
+                DISK_BYTES * readUsed,
                 DISK_BYTES,
                 DISK_BYTES * used);
     }

@@ -34,9 +34,11 @@ public final class LoopbackCluster implements AutoCloseable {
         for (int i = 0; i < overlays.length; i++) {
             String address = addresses.get(i);
             Configuration overlay = new Configuration(false);
-            overlay.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, address + ":0");
-            overlay.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, address + ":0");
-            overlay.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, address + ":0");
+            // MiniDFSCluster statically resolves each DataNode's host name (here its address) to localhost in this
+            // JVM only: listening on every address lets other processes (YARN containers) reach it as 127.0.0.x.
+            overlay.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, "0.0.0.0:0");
+            overlay.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, "0.0.0.0:0");
+            overlay.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, "0.0.0.0:0");
             bindClients(overlay, address);
             overlays[i] = overlay;
         }
@@ -58,6 +60,8 @@ public final class LoopbackCluster implements AutoCloseable {
                     null,
                     null);
             cluster.waitActive();
+            // MiniDFSCluster caps the replication it writes into conf at its DataNodes when built: none yet.
+            conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(3, addresses.size()));
         } catch (IOException | RuntimeException e) {
             cluster.shutdown();
             throw e;

@@ -1,0 +1,130 @@
+package org.cloudtalk.hadoop.yarn;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.MultiNodeLookupPolicy;
+import org.cloudtalk.hadoop.hint.HintClient;
+import org.cloudtalk.hadoop.hint.HintMetrics;
+import org.cloudtalk.hadoop.hint.HostEndpoints;
+import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
+
+/**
+ * A CapacityScheduler multi-node placement policy that offers nodes in CloudTalk's order of preference for receiving
+ * and writing data (§5.3's reduce query), so that containers the MapReduce AM asks for on any host — reduces — land on
+ * hosts whose receive links and disks are idle.
+ *
+ * <p>The scheduler visits nodes in this order for every container and takes the first that fits, so the order is:
+ * the hosts the query placed first, then the rest; within each group the least allocated node first (the stock
+ * {@code ResourceUsageMultiNodeLookupPolicy}'s key, read at each call, so consecutive reduces spread over the placed
+ * hosts instead of piling onto the best one); then CloudTalk's rank. No node is ever left out, so no request waits
+ * for a "best" node. Maps with local data still find their node: the scheduler matches locality on every node it
+ * visits.
+ *
+ * <p>The query runs on the scheduler's node-sorting thread once per sorting interval, never while a container
+ * waits; without a usable answer (server slow, down or wrong: counted in the {@code CloudTalkYarnPlacement} metrics)
+ * the order is the stock policy's: least allocated first.
+ *
+ * <p>The scheduler builds the policy by reflection without a configuration, so its keys come from the
+ * ResourceManager's {@code yarn-site.xml} on the class path.
+ *
+ * <p>Concurrency: the sorter thread publishes each partition's nodes and ranking as one immutable snapshot; the
+ * scheduler's threads read the latest one.
+ */
+public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements MultiNodeLookupPolicy<N> {
+    private final ReducePreference preference;
+    private final long refreshNanos;
+    private final HostEndpoints endpoints = new HostEndpoints();
+    private final Map<String, Snapshot<N>> partitions = new ConcurrentHashMap<>();
+
+    public CloudTalkNodeLookupPolicy() {
+        this(new YarnConfiguration());
+    }
+
+    CloudTalkNodeLookupPolicy(Configuration conf) {
+        YarnHintSettings settings = YarnHintSettings.from(conf);
+        HintClient hints = HintClient.shared(
+                "yarn", settings.hints(), "CloudTalkYarnPlacement", "CloudTalk node order for YARN containers");
+        this.preference = new ReducePreference(hints, settings);
+        this.refreshNanos = settings.refresh().toNanos();
+    }
+
+    HintMetrics metrics() {
+        return preference.metrics();
+    }
+
+    /** A partition's nodes with their endpoints and the ranking that was current when they were sorted. */
+    private record Snapshot<N>(
+            List<N> nodes, List<String> endpoints, Optional<Ranking> ranking, Set<String> asked, long askedAt) {}
+
+    /** A node's ordering key, read once per call: allocations change while the scheduler runs. */
+    private record Keyed<N>(N node, boolean preferred, long memory, long vcores, int position) {}
+
+    private static final Comparator<Keyed<?>> ORDER = Comparator.<Keyed<?>, Boolean>comparing(k -> !k.preferred())
+            .thenComparingLong(Keyed::memory)
+            .thenComparingLong(Keyed::vcores)
+            .thenComparingInt(Keyed::position);
+
+    @Override
+    public void addAndRefreshNodesSet(Collection<N> nodes, String partition) {
+        List<N> list = new ArrayList<>(nodes);
+        list.sort(Comparator.comparing(SchedulerNode::getNodeID));
+        List<String> nodeEndpoints = new ArrayList<>(list.size());
+        Set<String> distinct = new LinkedHashSet<>();
+        for (N node : list) {
+            String endpoint = endpoints.of(node.getNodeID().getHost()).orElse("");
+            nodeEndpoints.add(endpoint);
+            if (!endpoint.isEmpty()) {
+                distinct.add(endpoint);
+            }
+        }
+        Snapshot<N> last = partitions.get(partition);
+        // With a sorting interval of 0 the scheduler refreshes before every container: ask at most once per refresh
+        // period for the same hosts, so the scheduling path never waits for the server.
+        if (last != null && last.asked().equals(distinct) && System.nanoTime() - last.askedAt() < refreshNanos) {
+            partitions.put(partition, new Snapshot<>(list, nodeEndpoints, last.ranking(), distinct, last.askedAt()));
+        } else {
+            long now = System.nanoTime();
+            partitions.put(partition, new Snapshot<>(list, nodeEndpoints, preference.rank(distinct), distinct, now));
+        }
+    }
+
+    @Override
+    public Iterator<N> getPreferredNodeIterator(Collection<N> nodes, String partition) {
+        return getNodesPerPartition(partition).iterator();
+    }
+
+    @Override
+    public Set<N> getNodesPerPartition(String partition) {
+        Snapshot<N> snapshot = partitions.get(partition);
+        if (snapshot == null) {
+            return Set.of();
+        }
+        List<Keyed<N>> keyed = new ArrayList<>(snapshot.nodes().size());
+        for (int i = 0; i < snapshot.nodes().size(); i++) {
+            N node = snapshot.nodes().get(i);
+            String endpoint = snapshot.endpoints().get(i);
+            boolean preferred =
+                    snapshot.ranking().map(r -> r.preferred(endpoint)).orElse(false);
+            int position = snapshot.ranking().map(r -> r.position(endpoint)).orElse(i);
+            var allocated = node.getAllocatedResource();
+            keyed.add(new Keyed<>(node, preferred, allocated.getMemorySize(), allocated.getVirtualCores(), position));
+        }
+        keyed.sort(ORDER);
+        Set<N> ordered = new LinkedHashSet<>(keyed.size() * 2);
+        for (Keyed<N> key : keyed) {
+            ordered.add(key.node());
+        }
+        return ordered;
+    }
+}

@@ -1,0 +1,44 @@
+package org.cloudtalk.hadoop.yarn;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.cloudtalk.hadoop.hint.HintSettings;
+
+/**
+ * The ResourceManager plugin's keys (docs/hadoop-plugins.md), next to the shared {@link HintSettings}; read from the
+ * ResourceManager's {@code yarn-site.xml}.
+ *
+ * @param hints the server, deadline (default {@value #DEFAULT_DEADLINE_MS} ms: the query runs on the node sorter's
+ *     thread, not while a container waits) and the other shared settings
+ * @param maxPreferredHosts the most hosts one reduce query places (the paper's m); the query places half of a
+ *     partition's nodes, up to this
+ * @param reduceBytes the data each reduce is assumed to receive and write; only its equality across hosts matters
+ * @param refresh the shortest time between two queries for the same hosts, whatever the scheduler's sorting interval
+ */
+public record YarnHintSettings(HintSettings hints, int maxPreferredHosts, long reduceBytes, Duration refresh) {
+    public static final String MAX_PREFERRED_HOSTS = "cloudtalk.yarn.reduce.hosts.max";
+    public static final String REFRESH_MS = "cloudtalk.yarn.refresh.ms";
+    public static final String REDUCE_BYTES = "cloudtalk.yarn.reduce.bytes";
+    public static final long DEFAULT_DEADLINE_MS = 200;
+
+    public YarnHintSettings {
+        requireNonNull(hints, "hints is null");
+        requireNonNull(refresh, "refresh is null");
+    }
+
+    public static YarnHintSettings from(Configuration conf) {
+        return new YarnHintSettings(
+                HintSettings.from(conf, DEFAULT_DEADLINE_MS),
+                // Two flows per placed host; the server's default limits allow 100 variables and 1000 flows.
+                (int) HintSettings.number(conf, MAX_PREFERRED_HOSTS, 50, 1, 100),
+                HintSettings.number(conf, REDUCE_BYTES, 1L << 30, 1, Long.MAX_VALUE / 4),
+                Duration.ofMillis(HintSettings.number(conf, REFRESH_MS, 1000, 0, 3_600_000)));
+    }
+
+    /** How many of {@code nodes} hosts the reduce query places. */
+    int preferredHosts(int nodes) {
+        return Math.min(maxPreferredHosts, (nodes + 1) / 2);
+    }
+}
