@@ -54,9 +54,7 @@ class SlowHostsTest {
 
     @BeforeEach
     void reset() throws Exception {
-        cloudTalk.stopServer();
-        cloudTalk.startServer();
-        cloudTalk.load(HOSTS, Set.of());
+        cloudTalk.restart(HOSTS);
     }
 
     @Test

@@ -84,6 +84,13 @@ public final class ControlledCloudTalk implements AutoCloseable {
         }
     }
 
+    /** A fresh server on the same port with every one of {@code idle} idle: what a test starts from. */
+    public void restart(Collection<String> idle) throws IOException, InterruptedException {
+        stopServer();
+        startServer();
+        load(idle, Set.of());
+    }
+
     public void stopServer() {
         if (server != null) {
             server.close();

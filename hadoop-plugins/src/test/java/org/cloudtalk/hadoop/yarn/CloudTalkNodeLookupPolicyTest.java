@@ -1,0 +1,157 @@
+package org.cloudtalk.hadoop.yarn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.ResourceUsageMultiNodeLookupPolicy;
+import org.cloudtalk.hadoop.hint.HintSettings;
+import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The policy's order over scheduler nodes (policies with the same server settings share one client, so its counters
+ * are compared before and after) without a cluster: nodes whose allocation the test sets, and a real
+ * CloudTalk server whose hosts' load it sets. {@code MapReducePlacementTest} shows the order at work in a scheduler.
+ */
+class CloudTalkNodeLookupPolicyTest {
+    private static final String PARTITION = "";
+    private static final List<String> HOSTS =
+            List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7");
+
+    private static Path dir;
+    private static ControlledCloudTalk cloudTalk;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("cloudtalk-policy");
+        cloudTalk = ControlledCloudTalk.start(dir, HOSTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cloudTalk != null) {
+            cloudTalk.close();
+        }
+        FileUtil.fullyDelete(dir.toFile());
+    }
+
+    @BeforeEach
+    void reset() throws Exception {
+        cloudTalk.restart(HOSTS);
+    }
+
+    @Test
+    void thePlacedHostsComeFirstLeastAllocatedFirst() {
+        Set<String> busy = Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
+        Set<String> idle = new TreeSet<>(HOSTS);
+        idle.removeAll(busy);
+        cloudTalk.load(idle, busy);
+        List<Node> nodes = nodes(0, 0, 0, 1024, 0, 512);
+        CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf(0));
+        long used = policy.metrics().answersUsed();
+
+        policy.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+
+        assertThat(hosts(policy)).startsWith("127.0.0.6", "127.0.0.7", "127.0.0.5");
+        assertThat(policy.metrics().answersUsed()).isEqualTo(used + 1);
+
+        // Allocations are read at every call: the next container goes to the placed host with the least.
+        nodes.get(4).allocated = Resource.newInstance(2048, 2);
+        assertThat(hosts(policy)).startsWith("127.0.0.7", "127.0.0.5", "127.0.0.6");
+    }
+
+    @Test
+    void withoutAnAnswerTheOrderIsTheStockPolicys() {
+        cloudTalk.stopServer();
+        List<Node> nodes = nodes(512, 0, 2048, 1024, 0, 512);
+        CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf(0));
+        ResourceUsageMultiNodeLookupPolicy<Node> stock = new ResourceUsageMultiNodeLookupPolicy<>();
+        long used = policy.metrics().answersUsed();
+
+        policy.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+        stock.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+
+        assertThat(hosts(policy)).containsExactlyElementsOf(hosts(stock.getNodesPerPartition(PARTITION)));
+        assertThat(policy.metrics().answersUsed()).isEqualTo(used);
+    }
+
+    @Test
+    void theServerIsAskedAtMostOncePerRefreshPeriodForTheSameHosts() {
+        List<Node> nodes = nodes(0, 0, 0, 0, 0, 0);
+        CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf(3_600_000));
+        long queries = policy.metrics().queries();
+
+        for (int i = 0; i < 5; i++) {
+            policy.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+        }
+        assertThat(policy.metrics().queries()).isEqualTo(queries + 1);
+
+        policy.addAndRefreshNodesSet(List.copyOf(nodes.subList(0, 5)), PARTITION);
+        assertThat(policy.metrics().queries()).as("a node left: asked again").isEqualTo(queries + 2);
+        assertThat(hosts(policy)).hasSize(5);
+    }
+
+    @Test
+    void badKeysSayWhichAndWhy() {
+        Configuration conf = conf(0);
+        conf.set(YarnHintSettings.MAX_PREFERRED_HOSTS, "500");
+        assertThatThrownBy(() -> new CloudTalkNodeLookupPolicy<Node>(conf))
+                .hasMessage("Invalid value 500 for cloudtalk.yarn.reduce.hosts.max: must be between 1 and 100");
+    }
+
+    /** A scheduler node whose allocation the test sets. */
+    static final class Node extends FiCaSchedulerNode {
+        Resource allocated;
+
+        Node(String host, int port, long allocatedMemory) {
+            super(MockNodes.newNodeInfo(0, Resource.newInstance(4096, 4), 0, host, port), false);
+            allocated = Resource.newInstance(allocatedMemory, (int) (allocatedMemory / 512));
+        }
+
+        @Override
+        public synchronized Resource getAllocatedResource() {
+            return allocated;
+        }
+    }
+
+    private static List<Node> nodes(long... allocatedMemory) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < allocatedMemory.length; i++) {
+            nodes.add(new Node(HOSTS.get(i), 8041, allocatedMemory[i]));
+        }
+        return nodes;
+    }
+
+    private static Configuration conf(long refreshMs) {
+        Configuration conf = new Configuration(false);
+        conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
+        conf.setLong(HintSettings.DEADLINE_MS, 2000);
+        conf.setLong(HintSettings.BACKOFF_MS, 0);
+        conf.setLong(YarnHintSettings.REFRESH_MS, refreshMs);
+        return conf;
+    }
+
+    private static List<String> hosts(CloudTalkNodeLookupPolicy<Node> policy) {
+        return hosts(policy.getNodesPerPartition(PARTITION));
+    }
+
+    private static List<String> hosts(Iterable<Node> nodes) {
+        List<String> hosts = new ArrayList<>();
+        nodes.forEach(node -> hosts.add(node.getNodeID().getHost()));
+        return hosts;
+    }
+}
