@@ -1,5 +1,7 @@
 package org.cloudtalk.itchy;
 
+import org.apache.hadoop.conf.Configuration;
+
 /** Configuration keys (Hadoop {@code Configuration}) that select and tune Itchy. */
 public final class ItchyConf {
     /** auto | qmc | mo | merge | off (default auto). */
@@ -54,6 +56,52 @@ public final class ItchyConf {
     static final String NEW_DATASETS = "itchy.task.new.datasets";
     /** Where an MO increment's map tasks note the keys they emit ({@link TouchedKeys}). */
     static final String MO_TOUCHED_KEYS = "itchy.task.mo.touched.keys";
+
+    /**
+     * Checks the user's settings in the driver, before anything runs: a task would otherwise fail on a bad number
+     * with a bare {@code NumberFormatException}, and a bad mode would surface as an internal error.
+     *
+     * @throws ItchyException {@code Invalid value V for K: reason}
+     */
+    static void validate(Configuration conf) {
+        String mode = conf.get(MODE);
+        if (mode != null) {
+            ItchyMode.parse(mode);
+        }
+        positive(conf, SAMPLE_RECORDS);
+        positive(conf, LOOKUP_THREADS);
+        positive(conf, CHUNK_BYTES);
+        positive(conf, BULK_SPILL_BYTES);
+        positive(conf, TouchedKeys.MAX_PER_MAP);
+        String threshold = conf.getTrimmed(QMC_THRESHOLD);
+        if (threshold != null) {
+            try {
+                if (!(Double.parseDouble(threshold) >= 0)) {
+                    throw new ItchyException(invalid(threshold, QMC_THRESHOLD, "must be a number of at least 0"));
+                }
+            } catch (NumberFormatException e) {
+                throw new ItchyException(invalid(threshold, QMC_THRESHOLD, "must be a number of at least 0"), e);
+            }
+        }
+    }
+
+    private static void positive(Configuration conf, String key) {
+        String value = conf.getTrimmed(key);
+        if (value == null) {
+            return;
+        }
+        try {
+            if (Long.parseLong(value) <= 0) {
+                throw new ItchyException(invalid(value, key, "must be a whole number above 0"));
+            }
+        } catch (NumberFormatException e) {
+            throw new ItchyException(invalid(value, key, "must be a whole number above 0"), e);
+        }
+    }
+
+    private static String invalid(String value, String key, String reason) {
+        return "Invalid value " + value + " for " + key + ": " + reason;
+    }
 
     private ItchyConf() {}
 }

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * ItchyJob job = ItchyJob.create(conf, "word-count")
  *         .mapper(TokenMapper.class).reducer(SumReducer.class).combiner(SumReducer.class)
  *         .mapOutput(Text.class, IntWritable.class).output(Text.class, IntWritable.class)
- *         .merge(SumMerge.class);
+ *         .setMerge(SumMerge.class);
  * job.runFirst(List.of(base), baseOutput);
  * job.runIncrement(List.of(appended), differentialOutput);
  * }</pre>
@@ -219,6 +219,7 @@ public final class ItchyJob {
     /** Runs the job over the base input, persisting the incremental data of the chosen technique. */
     public RunReport runFirst(List<Path> inputs, Path output) throws IOException, InterruptedException {
         checkDefined();
+        ItchyConf.validate(conf);
         Class<? extends MergeFunction> mergeClass = mergeClass();
         ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
         List<Path> files = inputFiles.expand(inputs);
@@ -319,6 +320,7 @@ public final class ItchyJob {
     public RunReport runIncrement(List<Path> appended, Path differentialOutput)
             throws IOException, InterruptedException {
         checkDefined();
+        ItchyConf.validate(conf);
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             JobRecord record = ItchyStore.record(connection, conf, name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "

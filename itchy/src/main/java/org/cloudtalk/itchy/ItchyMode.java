@@ -18,8 +18,8 @@ public enum ItchyMode {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "Invalid value " + value + " for " + ItchyConf.MODE + ": use auto, qmc, mo, merge or off");
+            throw new ItchyException(
+                    "Invalid value " + value + " for " + ItchyConf.MODE + ": use auto, qmc, mo, merge or off", e);
         }
     }
 }

@@ -1,0 +1,42 @@
+package org.cloudtalk.itchy;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ItchyConfTest {
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "itchy.mode | fast | Invalid value fast for itchy.mode: use auto, qmc, mo, merge or off",
+                "itchy.sample.records | many | Invalid value many for itchy.sample.records: must be a whole number above 0",
+                "itchy.qmc.lookup.threads | 0 | Invalid value 0 for itchy.qmc.lookup.threads: must be a whole number"
+                        + " above 0",
+                "itchy.chunk.bytes | 4M | Invalid value 4M for itchy.chunk.bytes: must be a whole number above 0",
+                "itchy.bulk.spill.bytes | -1 | Invalid value -1 for itchy.bulk.spill.bytes: must be a whole number"
+                        + " above 0",
+                "itchy.mo.touched.keys.max | 1.5 | Invalid value 1.5 for itchy.mo.touched.keys.max: must be a whole"
+                        + " number above 0",
+                "itchy.qmc.threshold | -3 | Invalid value -3 for itchy.qmc.threshold: must be a number of at least 0",
+                "itchy.qmc.threshold | NaN | Invalid value NaN for itchy.qmc.threshold: must be a number of at least 0"
+            })
+    void aBadSettingIsRefusedNamingTheKey(String key, String value, String message) {
+        Configuration conf = new Configuration(false);
+        conf.set(key, value);
+        assertThatThrownBy(() -> ItchyConf.validate(conf))
+                .isInstanceOf(ItchyException.class)
+                .hasMessage(message);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"itchy.mode, MO", "itchy.sample.records, 1", "itchy.qmc.threshold, 0", "itchy.qmc.threshold, 2.5"})
+    void aGoodSettingPasses(String key, String value) {
+        Configuration conf = new Configuration(false);
+        conf.set(key, value);
+        assertThatCode(() -> ItchyConf.validate(conf)).doesNotThrowAnyException();
+    }
+}
