@@ -69,11 +69,13 @@ public final class ItchyJob {
     private int reducers = 1;
     /** The steps of the run in progress, for its report. */
     private List<Phase> phases = new ArrayList<>();
-    /** Runs between the bulk load and the commit: tests stand in for a driver that dies or races there. */
-    private BeforeCommit beforeCommit = () -> {};
+    /** Run after the jobs, before the bulk load: tests make the load fail there. */
+    private DriverStep beforeLoad = () -> {};
+    /** Run between the bulk load and the commit: tests stand in for a driver that dies or races there. */
+    private DriverStep beforeCommit = () -> {};
 
-    /** A step run just before a run commits. */
-    interface BeforeCommit {
+    /** A step of the driver's that tests put between two of a run's own. */
+    interface DriverStep {
         void run() throws IOException, InterruptedException;
     }
 
@@ -207,7 +209,12 @@ public final class ItchyJob {
         return this;
     }
 
-    ItchyJob beforeCommit(BeforeCommit hook) {
+    ItchyJob beforeLoad(DriverStep hook) {
+        this.beforeLoad = requireNonNull(hook, "hook is null");
+        return this;
+    }
+
+    ItchyJob beforeCommit(DriverStep hook) {
         this.beforeCommit = requireNonNull(hook, "hook is null");
         return this;
     }
@@ -293,10 +300,10 @@ public final class ItchyJob {
             FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
             job.setInputFormatClass(TextInputFormat.class);
             run(job, "first job");
-            bulkLoad(output);
             commit(
                     connection,
                     "the first job",
+                    List.of(output),
                     Optional.empty(),
                     new JobRecord(
                             name,
@@ -379,15 +386,16 @@ public final class ItchyJob {
                 Optional<Job> before = plan.prepareIncrement(
                         this, new TechniquePlan.Increment(connection, record, run, files, scratch), job);
                 run(job, "increment " + increment);
-                bulkLoad(differentialOutput);
                 long rowsWritten = rowsWritten(job);
+                List<Path> stored = new ArrayList<>(List.of(differentialOutput));
                 if (before.isPresent()) {
-                    bulkLoad(FileOutputFormat.getOutputPath(before.get()));
+                    stored.add(FileOutputFormat.getOutputPath(before.get()));
                     rowsWritten += rowsWritten(before.get());
                 }
                 commit(
                         connection,
                         "increment " + increment,
+                        stored,
                         Optional.of(record),
                         new JobRecord(
                                 name,
@@ -515,15 +523,26 @@ public final class ItchyJob {
     }
 
     /**
-     * Commits a run whose cells are loaded; if it cannot (another run committed first, or the write failed), removes
-     * its output, so that the same run can simply be repeated: its cells stay invisible under their generation.
+     * Loads the cells the run's jobs stored (from the {@code stored} outputs) and commits the run; if it cannot (a
+     * load failed, another run committed first, or the write failed), removes its output, so that the same run can
+     * simply be repeated into the same directory: its cells stay invisible under their generation.
      */
-    private void commit(Connection connection, String what, Optional<JobRecord> previous, JobRecord next, Path output)
+    private void commit(
+            Connection connection,
+            String what,
+            List<Path> stored,
+            Optional<JobRecord> previous,
+            JobRecord next,
+            Path output)
             throws IOException {
         String notCommitted = what + " of job " + name + " was not committed: ";
         String repeat = "; nothing of it is visible, run it again over the same input";
         boolean committed;
         try {
+            beforeLoad.run();
+            for (Path jobOutput : stored) {
+                bulkLoad(jobOutput);
+            }
             beforeCommit.run();
             committed = ItchyStore.commit(connection, conf, previous, next);
         } catch (IOException | RuntimeException | InterruptedException e) {
