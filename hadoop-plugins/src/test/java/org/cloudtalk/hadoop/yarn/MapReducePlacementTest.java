@@ -69,6 +69,9 @@ class MapReducePlacementTest {
         dir = Files.createTempDirectory("cloudtalk-yarn");
         cloudTalk = ControlledCloudTalk.start(dir, PluginFixture.withClient(new TreeSet<>(HOSTS)));
         writeResourceManagerSite();
+        assertThat(new org.apache.hadoop.yarn.conf.YarnConfiguration().get(HintSettings.SERVER_URI))
+                .as("the policy's keys, read from yarn-site.xml on the class path")
+                .isEqualTo(cloudTalk.uri());
         Configuration conf = new HdfsConfiguration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
         conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, PluginFixture.BLOCK);
@@ -96,7 +99,7 @@ class MapReducePlacementTest {
 
     /** The ResourceManager builds the policy without a configuration: its keys come from yarn-site.xml. */
     private static void writeResourceManagerSite() throws IOException {
-        Path classes = Path.of(System.getProperty("cloudtalk.test.site", "target/test-site"));
+        Path classes = Path.of(System.getProperty("cloudtalk.test.site", "target/test-classes"));
         Files.createDirectories(classes);
         yarnSite = classes.resolve("yarn-site.xml");
         Files.writeString(
