@@ -93,6 +93,9 @@ class MapReducePlacementTest {
                 CapacitySchedulerConfiguration.MULTI_NODE_SORTING_POLICY_NAME + "." + POLICY + ".sorting-interval.ms",
                 100);
         yarnConf.setInt("yarn.scheduler.minimum-allocation-mb", 128);
+        // Maps wait for a node-local container instead of relaxing to any host of the (single) rack after 40 missed
+        // opportunities: what the input format changes is which hosts are local, not the scheduler's patience.
+        yarnConf.setInt(CapacitySchedulerConfiguration.NODE_LOCALITY_DELAY, 1000);
         yarn = LoopbackYarn.start(yarnConf, HOSTS, dir.resolve("yarn"));
         fs = dfs.clientFrom(PluginFixture.CLIENT);
     }
