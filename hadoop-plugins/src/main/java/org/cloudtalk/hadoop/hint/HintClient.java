@@ -126,12 +126,12 @@ public final class HintClient {
     }
 
     /**
-     * CloudTalk's order of preference over {@code candidates} (canonical address texts): the hosts bound to
-     * {@code variables}, in that order, then the other candidates by their best score, highest first. Empty, after
+     * CloudTalk's order of preference over {@code candidates} (canonical address texts): the hosts bound to the
+     * query's variables, in their declaration order, then the other candidates by their best score, highest first. Empty, after
      * counting why, when there is no answer or it binds a variable to a host that is not a candidate (or binds it
      * twice, or not at all): the caller then keeps its default order. A returned order counts as an answer used.
      */
-    public Optional<List<String>> preferenceOrder(Query query, List<String> variables, Set<String> candidates) {
+    public Optional<List<String>> preferenceOrder(Query query, Set<String> candidates) {
         Optional<QueryResult> answer = ask(query);
         if (answer.isEmpty()) {
             return Optional.empty();
@@ -139,7 +139,7 @@ public final class HintClient {
         QueryResult result = answer.get();
         List<String> order = new ArrayList<>(candidates.size());
         Set<String> bound = new HashSet<>();
-        for (String variable : variables) {
+        for (String variable : query.variables().keySet()) {
             String host = result.bindings().get(variable);
             if (host == null || !candidates.contains(host) || !bound.add(host)) {
                 fallback(

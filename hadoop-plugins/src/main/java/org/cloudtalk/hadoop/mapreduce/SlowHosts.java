@@ -144,14 +144,11 @@ final class SlowHosts {
                 fastestSlow = location;
             }
         }
-        if (fast.size() == locations.length) {
-            return split;
-        }
         if (fast.isEmpty()) {
             fast.add(fastestSlow);
-            if (locations.length == 1) {
-                return split;
-            }
+        }
+        if (fast.size() == locations.length) {
+            return split;
         }
         Optional<InputSplit> copy = withLocations(split, fast.toArray(String[]::new));
         hints.metrics().chose(copy.isPresent());

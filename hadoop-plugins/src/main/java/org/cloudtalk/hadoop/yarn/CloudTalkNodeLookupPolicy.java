@@ -63,9 +63,11 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
         return preference.metrics();
     }
 
-    /** A partition's nodes with their endpoints and the ranking that was current when they were sorted. */
-    private record Snapshot<N>(
-            List<N> nodes, List<String> endpoints, Optional<Ranking> ranking, Set<String> asked, long askedAt) {}
+    /** A node with its place in the ranking, fixed until the next refresh. */
+    private record Placed<N>(N node, boolean preferred, int position) {}
+
+    /** A partition's nodes as last refreshed, the hosts last asked about, the answer and when it was asked. */
+    private record Snapshot<N>(List<Placed<N>> nodes, Set<String> asked, Optional<Ranking> ranking, long askedAt) {}
 
     /** A node's ordering key, read once per call: allocations change while the scheduler runs. */
     private record Keyed<N>(N node, boolean preferred, long memory, long vcores, int position) {}
@@ -91,12 +93,18 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
         Snapshot<N> last = partitions.get(partition);
         // With a sorting interval of 0 the scheduler refreshes before every container: ask at most once per refresh
         // period for the same hosts, so the scheduling path never waits for the server.
-        if (last != null && last.asked().equals(distinct) && System.nanoTime() - last.askedAt() < refreshNanos) {
-            partitions.put(partition, new Snapshot<>(list, nodeEndpoints, last.ranking(), distinct, last.askedAt()));
-        } else {
-            long now = System.nanoTime();
-            partitions.put(partition, new Snapshot<>(list, nodeEndpoints, preference.rank(distinct), distinct, now));
+        boolean fresh =
+                last != null && last.asked().equals(distinct) && System.nanoTime() - last.askedAt() < refreshNanos;
+        long askedAt = fresh ? last.askedAt() : System.nanoTime();
+        Optional<Ranking> ranking = fresh ? last.ranking() : preference.rank(distinct);
+        List<Placed<N>> placed = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            String endpoint = nodeEndpoints.get(i);
+            int byName = i;
+            placed.add(ranking.map(r -> new Placed<>(list.get(byName), r.preferred(endpoint), r.position(endpoint)))
+                    .orElseGet(() -> new Placed<>(list.get(byName), false, byName)));
         }
+        partitions.put(partition, new Snapshot<>(placed, distinct, ranking, askedAt));
     }
 
     @Override
@@ -111,14 +119,14 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
             return Set.of();
         }
         List<Keyed<N>> keyed = new ArrayList<>(snapshot.nodes().size());
-        for (int i = 0; i < snapshot.nodes().size(); i++) {
-            N node = snapshot.nodes().get(i);
-            String endpoint = snapshot.endpoints().get(i);
-            boolean preferred =
-                    snapshot.ranking().map(r -> r.preferred(endpoint)).orElse(false);
-            int position = snapshot.ranking().map(r -> r.position(endpoint)).orElse(i);
-            var allocated = node.getAllocatedResource();
-            keyed.add(new Keyed<>(node, preferred, allocated.getMemorySize(), allocated.getVirtualCores(), position));
+        for (Placed<N> placed : snapshot.nodes()) {
+            var allocated = placed.node().getAllocatedResource();
+            keyed.add(new Keyed<>(
+                    placed.node(),
+                    placed.preferred(),
+                    allocated.getMemorySize(),
+                    allocated.getVirtualCores(),
+                    placed.position()));
         }
         keyed.sort(ORDER);
         Set<N> ordered = new LinkedHashSet<>(keyed.size() * 2);

@@ -2,7 +2,6 @@ package org.cloudtalk.hadoop.yarn;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,11 +65,7 @@ final class ReducePreference {
             hints.fallback(Fallback.ERROR, "cannot build the reduce query: " + e.getMessage());
             return Optional.empty();
         }
-        List<String> variables = new ArrayList<>(placed);
-        for (int i = 1; i <= placed; i++) {
-            variables.add("x" + i);
-        }
-        return hints.preferenceOrder(query, variables, endpoints).map(order -> {
+        return hints.preferenceOrder(query, endpoints).map(order -> {
             Map<String, Integer> positions = new HashMap<>();
             for (int i = 0; i < order.size(); i++) {
                 positions.put(order.get(i), i);

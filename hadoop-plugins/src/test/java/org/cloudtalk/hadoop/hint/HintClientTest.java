@@ -34,7 +34,7 @@ class HintClientTest {
             cloudTalk.load(Set.of("10.0.0.9", "10.0.0.3"), Set.of("10.0.0.1", "10.0.0.2"));
             HintClient client = client(cloudTalk.uri(), 5000, 4);
 
-            Optional<List<String>> order = client.preferenceOrder(READ, List.of("src"), Set.copyOf(REPLICAS));
+            Optional<List<String>> order = client.preferenceOrder(READ, Set.copyOf(REPLICAS));
 
             assertThat(order).isPresent();
             assertThat(order.get()).hasSize(3).startsWith("10.0.0.3").containsExactlyInAnyOrderElementsOf(REPLICAS);
@@ -79,12 +79,10 @@ class HintClientTest {
                 + "\"status\":{\"asked\":3,\"answered\":3,\"reused\":0,\"sampled\":false},\"elapsedMicros\":10}";
         HintClient client = client("http://127.0.0.1:" + port, 1000, 4);
         try (MisbehavingServer liar = MisbehavingServer.answering(port, lie)) {
-            assertThat(client.preferenceOrder(READ, List.of("src"), Set.copyOf(REPLICAS)))
-                    .isEmpty();
+            assertThat(client.preferenceOrder(READ, Set.copyOf(REPLICAS))).isEmpty();
         }
         try (MisbehavingServer garbage = MisbehavingServer.answering(port, "{\"bindings\":")) {
-            assertThat(client.preferenceOrder(READ, List.of("src"), Set.copyOf(REPLICAS)))
-                    .isEmpty();
+            assertThat(client.preferenceOrder(READ, Set.copyOf(REPLICAS))).isEmpty();
         }
         assertThat(client.metrics().fallbacks(Fallback.BAD_ANSWER)).isEqualTo(2);
         assertThat(client.metrics().answersUsed()).isZero();

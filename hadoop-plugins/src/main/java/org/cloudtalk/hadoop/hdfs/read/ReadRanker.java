@@ -68,7 +68,7 @@ final class ReadRanker {
             hints.fallback(Fallback.ERROR, "cannot build the read query: " + e.getMessage());
             return Optional.empty();
         }
-        return hints.preferenceOrder(query, List.of("src"), candidates).map(this::comparator);
+        return hints.preferenceOrder(query, candidates).map(this::comparator);
     }
 
     private Comparator<Node> comparator(List<String> order) {

@@ -78,10 +78,6 @@ final class WritePlanner {
             return Optional.empty();
         }
         int variables = Math.min(replicas, candidates.size());
-        List<String> names = new ArrayList<>(variables);
-        for (int i = 1; i <= variables; i++) {
-            names.add("r" + i);
-        }
         Query query;
         try {
             query = QueryBuilder.daisyChainWrite(source, variables, candidates, Math.max(1, blockBytes))
@@ -90,7 +86,7 @@ final class WritePlanner {
             hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
             return Optional.empty();
         }
-        return hints.preferenceOrder(query, names, new LinkedHashSet<>(candidates))
+        return hints.preferenceOrder(query, new LinkedHashSet<>(candidates))
                 .map(order -> preference(order, variables, byEndpoint, maxPerRack));
     }
 
