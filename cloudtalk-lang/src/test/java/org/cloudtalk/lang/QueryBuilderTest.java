@@ -28,6 +28,22 @@ class QueryBuilderTest {
     }
 
     @Test
+    void severalBlocksAreChainsOfDistinctVariablesWithTheirOwnFlows() {
+        Query built =
+                QueryBuilder.daisyChainWrites("10.0.0.100", 2, 2, SIX, MIB).build();
+        assertThat(QueryPrinter.print(built))
+                .isEqualTo("b1r1 = b1r2 = b2r1 = b2r2 = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5 10.0.0.6)\n"
+                        + "f1 10.0.0.100 -> b1r1 size 1M rate r(f2)\n"
+                        + "f2 b1r1 -> disk size 1M rate r(f1)\n"
+                        + "f3 b1r1 -> b1r2 size 1M rate r(f4) transfer t(f2)\n"
+                        + "f4 b1r2 -> disk size 1M rate r(f3)\n"
+                        + "f5 10.0.0.100 -> b2r1 size 1M rate r(f6)\n"
+                        + "f6 b2r1 -> disk size 1M rate r(f5)\n"
+                        + "f7 b2r1 -> b2r2 size 1M rate r(f8) transfer t(f6)\n"
+                        + "f8 b2r2 -> disk size 1M rate r(f7)\n");
+    }
+
+    @Test
     void replicaReadIsThePapersHdfsReadQuery() {
         Query built = QueryBuilder.replicaRead(SIX.subList(0, 3), "10.0.0.100", 256 * MIB)
                 .build();

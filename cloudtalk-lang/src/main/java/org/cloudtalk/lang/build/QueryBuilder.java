@@ -106,26 +106,59 @@ public final class QueryBuilder {
      * A writer outside the cluster is {@code 0.0.0.0}.
      */
     public static QueryBuilder daisyChainWrite(String writer, int replicas, List<String> candidates, long bytes) {
+        return daisyChainWrites(writer, List.of(replicaNames("r", replicas)), candidates, bytes);
+    }
+
+    /**
+     * {@code blocks} pipeline writes of {@code replicas} copies each, all from {@code writer} at once, every replica
+     * on a distinct host: block b's replicas are the variables {@code b<b>r1..b<b>rk}, in pipeline order. One answer
+     * places several blocks, and the server's pseudo-reservation stands for all of them.
+     */
+    public static QueryBuilder daisyChainWrites(
+            String writer, int blocks, int replicas, List<String> candidates, long bytes) {
+        if (blocks < 1) {
+            throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
+        }
+        List<List<String>> chains = new ArrayList<>(blocks);
+        for (int block = 1; block <= blocks; block++) {
+            chains.add(replicaNames("b" + block + "r", replicas));
+        }
+        return daisyChainWrites(writer, chains, candidates, bytes);
+    }
+
+    private static List<String> replicaNames(String prefix, int replicas) {
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be at least 1: " + replicas);
         }
-        List<String> names = new ArrayList<>();
+        List<String> names = new ArrayList<>(replicas);
         for (int i = 1; i <= replicas; i++) {
-            names.add("r" + i);
+            names.add(prefix + i);
         }
-        QueryBuilder builder = new QueryBuilder().variables(names, candidates);
-        Endpoint upstream = host(writer);
-        for (int i = 1; i <= replicas; i++) {
-            String network = "f" + (2 * i - 1);
-            String store = "f" + (2 * i);
-            Endpoint replica = variable("r" + i);
-            FlowBuilder send =
-                    builder.flow(network, upstream, replica).size(bytes(bytes)).rate(rateOf(store));
-            if (i > 1) {
-                send.transfer(transferOf("f" + (2 * i - 2)));
+        return names;
+    }
+
+    private static QueryBuilder daisyChainWrites(
+            String writer, List<List<String>> chains, List<String> candidates, long bytes) {
+        QueryBuilder builder = new QueryBuilder()
+                .variables(chains.stream().flatMap(List::stream).toList(), candidates);
+        int flow = 0;
+        for (List<String> chain : chains) {
+            Endpoint upstream = host(writer);
+            for (int i = 0; i < chain.size(); i++) {
+                String network = "f" + (flow + 1);
+                String store = "f" + (flow + 2);
+                Endpoint replica = variable(chain.get(i));
+                FlowBuilder send = builder.flow(network, upstream, replica)
+                        .size(bytes(bytes))
+                        .rate(rateOf(store));
+                if (i > 0) {
+                    // A replica forwards no more than the previous one has stored.
+                    send.transfer(transferOf("f" + flow));
+                }
+                builder.flow(store, replica, disk()).size(bytes(bytes)).rate(rateOf(network));
+                upstream = replica;
+                flow += 2;
             }
-            builder.flow(store, replica, disk()).size(bytes(bytes)).rate(rateOf(network));
-            upstream = replica;
         }
         return builder;
     }

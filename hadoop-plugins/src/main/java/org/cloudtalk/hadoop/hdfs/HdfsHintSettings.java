@@ -2,6 +2,7 @@ package org.cloudtalk.hadoop.hdfs;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -14,16 +15,21 @@ public record HdfsHintSettings(
         boolean readEnabled,
         int maxCandidates,
         Endpoints.Mode endpoints,
-        long readBytes) {
+        long readBytes,
+        int blocksPerQuery,
+        Duration answerReuse) {
     public static final String WRITE_ENABLED = "cloudtalk.hdfs.write.enabled";
     public static final String READ_ENABLED = "cloudtalk.hdfs.read.enabled";
     public static final String MAX_CANDIDATES = "cloudtalk.hdfs.candidates.max";
     public static final String ENDPOINT = "cloudtalk.hdfs.endpoint";
     public static final String READ_BYTES = "cloudtalk.hdfs.read.bytes";
+    public static final String BLOCKS_PER_QUERY = "cloudtalk.hdfs.write.blocks.per.query";
+    public static final String ANSWER_REUSE_MS = "cloudtalk.hdfs.write.answer.reuse.ms";
 
     public HdfsHintSettings {
         requireNonNull(hints, "hints is null");
         requireNonNull(endpoints, "endpoints is null");
+        requireNonNull(answerReuse, "answerReuse is null");
     }
 
     public static HdfsHintSettings from(Configuration conf) {
@@ -41,6 +47,8 @@ public record HdfsHintSettings(
                 HintSettings.flag(conf, READ_ENABLED, true),
                 (int) HintSettings.number(conf, MAX_CANDIDATES, 30, 2, 10_000),
                 endpoints,
-                HintSettings.number(conf, READ_BYTES, blockSize, 1, Long.MAX_VALUE / 2));
+                HintSettings.number(conf, READ_BYTES, blockSize, 1, Long.MAX_VALUE / 2),
+                (int) HintSettings.number(conf, BLOCKS_PER_QUERY, 4, 1, 64),
+                Duration.ofMillis(HintSettings.number(conf, ANSWER_REUSE_MS, 100, 1, 60_000)));
     }
 }

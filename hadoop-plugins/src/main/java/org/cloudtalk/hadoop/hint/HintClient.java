@@ -127,36 +127,59 @@ public final class HintClient {
 
     /**
      * CloudTalk's order of preference over {@code candidates} (canonical address texts): the hosts bound to the
-     * query's variables, in their declaration order, then the other candidates by their best score, highest first. Empty, after
-     * counting why, when there is no answer or it binds a variable to a host that is not a candidate (or binds it
-     * twice, or not at all): the caller then keeps its default order. A returned order counts as an answer used.
+     * query's variables, in declaration order, then the other candidates by their best score, highest first. Empty,
+     * after counting why, when there is no answer or it binds a variable to a host that is not a candidate (or binds
+     * it twice, or not at all): the caller then keeps its default order. A returned order counts as an answer used.
      */
     public Optional<List<String>> preferenceOrder(Query query, Set<String> candidates) {
+        Optional<List<List<String>>> orders =
+                preferenceOrders(query, List.of(List.copyOf(query.variables().keySet())), candidates);
+        orders.ifPresent(used -> metrics.answerUsed());
+        return orders.map(all -> all.get(0));
+    }
+
+    /**
+     * One order of preference over {@code candidates} per group of the query's variables (e.g. the replicas of one
+     * block, for a query placing several blocks): the group's hosts in the group's order, then every other candidate
+     * by its best score, highest first. Empty, after counting why, like
+     * {@link #preferenceOrder}. The caller counts each order it uses as an answer used.
+     */
+    public Optional<List<List<String>>> preferenceOrders(
+            Query query, List<List<String>> groups, Set<String> candidates) {
         Optional<QueryResult> answer = ask(query);
         if (answer.isEmpty()) {
             return Optional.empty();
         }
         QueryResult result = answer.get();
-        List<String> order = new ArrayList<>(candidates.size());
-        Set<String> bound = new HashSet<>();
-        for (String variable : query.variables().keySet()) {
-            String host = result.bindings().get(variable);
-            if (host == null || !candidates.contains(host) || !bound.add(host)) {
-                fallback(
-                        Fallback.BAD_ANSWER,
-                        "the answer binds " + variable + " to " + host + ", not one of the distinct candidates "
-                                + candidates);
-                return Optional.empty();
+        List<List<String>> bound = new ArrayList<>(groups.size());
+        Set<String> boundHosts = new HashSet<>();
+        for (List<String> group : groups) {
+            List<String> hosts = new ArrayList<>(group.size());
+            for (String variable : group) {
+                String host = result.bindings().get(variable);
+                if (host == null || !candidates.contains(host) || !boundHosts.add(host)) {
+                    fallback(
+                            Fallback.BAD_ANSWER,
+                            "the answer binds " + variable + " to " + host + ", not one of the distinct candidates "
+                                    + candidates);
+                    return Optional.empty();
+                }
+                hosts.add(host);
             }
-            order.add(host);
+            bound.add(hosts);
         }
-        candidates.stream()
-                .filter(candidate -> !bound.contains(candidate))
+        List<String> byScore = candidates.stream()
                 .sorted(Comparator.comparingDouble((String candidate) -> bestScore(result.candidateScores(), candidate))
                         .reversed())
-                .forEach(order::add);
-        metrics.answerUsed();
-        return Optional.of(List.copyOf(order));
+                .toList();
+        List<List<String>> orders = new ArrayList<>(groups.size());
+        for (List<String> hosts : bound) {
+            List<String> order = new ArrayList<>(candidates.size());
+            order.addAll(hosts);
+            byScore.stream().filter(candidate -> !hosts.contains(candidate)).forEach(order::add);
+            orders.add(List.copyOf(order));
+        }
+        return Optional.of(List.copyOf(orders));
     }
 
     private static double bestScore(Map<String, Map<String, Double>> scores, String candidate) {

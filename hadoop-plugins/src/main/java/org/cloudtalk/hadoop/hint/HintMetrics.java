@@ -29,6 +29,7 @@ public final class HintMetrics implements MetricsSource {
     private final MetricsRegistry registry;
     private final MutableCounterLong queries;
     private final MutableCounterLong answersUsed;
+    private final MutableCounterLong answersUnused;
     private final MutableCounterLong choicesAsAnswered;
     private final MutableCounterLong choicesOverruled;
     private final Map<Fallback, MutableCounterLong> fallbacks = new EnumMap<>(Fallback.class);
@@ -38,7 +39,9 @@ public final class HintMetrics implements MetricsSource {
     private HintMetrics(String sourceName) {
         registry = new MetricsRegistry(sourceName).setContext("cloudtalk");
         queries = registry.newCounter("Queries", "Queries sent to the CloudTalk server", 0L);
-        answersUsed = registry.newCounter("AnswersUsed", "Answers that decided a choice", 0L);
+        answersUsed = registry.newCounter("AnswersUsed", "Answers (or parts of one) that decided a choice", 0L);
+        answersUnused = registry.newCounter(
+                "AnswersUnused", "Parts of answers dropped unused (e.g. chains for blocks that came too late)", 0L);
         choicesAsAnswered =
                 registry.newCounter("ChoicesAsAnswered", "Items placed where the answer said (e.g. replicas)", 0L);
         choicesOverruled = registry.newCounter(
@@ -76,6 +79,14 @@ public final class HintMetrics implements MetricsSource {
 
     public void answerUsed() {
         answersUsed.incr();
+    }
+
+    public void answersUnused(int parts) {
+        answersUnused.incr(parts);
+    }
+
+    public long answersUnused() {
+        return answersUnused.value();
     }
 
     /** One item of a used answer was placed where the answer said ({@code asAnswered}) or, by the host's rules, not. */

@@ -33,18 +33,14 @@ import org.cloudtalk.lang.print.QueryPrinter;
 
 /**
  * What the placement plugin costs the NameNode per block allocation: {@code ClientProtocol.addBlock} (which runs
- * the placement policy) from several threads against a NameNode with six live DataNodes on two racks, with the stock
+ * the placement policy) from several threads against a NameNode with live DataNodes on two racks, with the stock
  * policy and with CloudTalk's (a real server on loopback, every host idle), alternating in rounds in one run. Each
  * allocated block is abandoned at once, so only the NameNode's work is timed.
  *
- * <p>Usage: {@code BlockAllocationBench THREADS ALLOCATIONS_PER_THREAD ROUNDS CSV DEADLINE_MS}; one CSV row per round
- * and mode; the fallbacks by cause go to stderr.
+ * <p>Usage: {@code BlockAllocationBench THREADS ALLOCATIONS_PER_THREAD ROUNDS CSV DEADLINE_MS DATANODES}; one CSV
+ * row per round and mode; the fallbacks by cause go to stderr.
  */
 public final class BlockAllocationBench {
-    private static final List<String> HOSTS =
-            List.of("127.0.0.31", "127.0.0.32", "127.0.0.33", "127.0.0.34", "127.0.0.35", "127.0.0.36");
-    private static final List<String> RACKS = List.of("/r1", "/r1", "/r1", "/r2", "/r2", "/r2");
-
     private BlockAllocationBench() {}
 
     public static void main(String[] args) throws Exception {
@@ -53,15 +49,22 @@ public final class BlockAllocationBench {
         int rounds = Integer.parseInt(args[2]);
         Path csv = Path.of(args[3]);
         long deadlineMs = Long.parseLong(args[4]);
+        int datanodes = Integer.parseInt(args[5]);
+        List<String> hosts = new ArrayList<>();
+        List<String> racks = new ArrayList<>();
+        for (int i = 0; i < datanodes; i++) {
+            hosts.add("127.0.0." + (31 + i));
+            racks.add(i < datanodes / 2 ? "/r1" : "/r2");
+        }
         Files.createDirectories(csv.toAbsolutePath().getParent());
         Files.writeString(
                 csv,
-                "round,mode,deadline_ms,threads,allocations,seconds,allocations_per_second,p50_us,p99_us,"
-                        + "answers_used,fallbacks\n",
+                "round,mode,deadline_ms,threads,datanodes,allocations,seconds,allocations_per_second,p50_us,p99_us,"
+                        + "queries,answers_used,answers_unused,fallbacks\n",
                 StandardCharsets.UTF_8);
         for (int round = 1; round <= rounds; round++) {
             for (boolean plugin : new boolean[] {false, true}) {
-                String row = round + "," + run(plugin, threads, perThread, deadlineMs);
+                String row = round + "," + run(plugin, hosts, racks, threads, perThread, deadlineMs);
                 System.out.println(row);
                 Files.writeString(csv, row + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
             }
@@ -69,8 +72,10 @@ public final class BlockAllocationBench {
         System.exit(0);
     }
 
-    private static String run(boolean plugin, int threads, int perThread, long deadlineMs) throws Exception {
-        try (PluginFixture fixture = PluginFixture.start(HOSTS, RACKS, conf -> {
+    private static String run(
+            boolean plugin, List<String> hosts, List<String> racks, int threads, int perThread, long deadlineMs)
+            throws Exception {
+        try (PluginFixture fixture = PluginFixture.start(hosts, racks, conf -> {
             if (plugin) {
                 conf.set(
                         DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
@@ -82,14 +87,16 @@ public final class BlockAllocationBench {
         })) {
             ClientProtocol namenode = fixture.fs().getClient().getNamenode();
             String client = fixture.fs().getClient().getClientName();
-            warmUpServer(fixture);
+            warmUpServer(fixture, hosts);
             allocate(namenode, client, threads, perThread / 2, "warmup"); // JIT, connections
             long start = System.nanoTime();
             long[] nanos = allocate(namenode, client, threads, perThread, "measured");
             double seconds = (System.nanoTime() - start) / 1e9;
             Arrays.sort(nanos);
             long fallbacks = 0;
+            long queries = 0;
             long answers = 0;
+            long unused = 0;
             if (plugin) {
                 var metrics = ((CloudTalkBlockPlacementPolicy) fixture.miniCluster()
                                 .getNamesystem()
@@ -103,32 +110,37 @@ public final class BlockAllocationBench {
                     causes.append(' ').append(cause).append('=').append(metrics.fallbacks(cause));
                 }
                 System.err.println(causes);
+                queries = metrics.queries();
                 answers = metrics.answersUsed();
+                unused = metrics.answersUnused();
             }
             return String.format(
                     java.util.Locale.ROOT,
-                    "%s,%d,%d,%d,%.3f,%.0f,%d,%d,%d,%d",
+                    "%s,%d,%d,%d,%d,%.3f,%.0f,%d,%d,%d,%d,%d,%d",
                     plugin ? "cloudtalk" : "stock",
                     deadlineMs,
                     threads,
+                    hosts.size(),
                     nanos.length,
                     seconds,
                     nanos.length / seconds,
                     nanos[nanos.length / 2] / 1000,
                     nanos[(int) (nanos.length * 0.99)] / 1000,
+                    queries,
                     answers,
+                    unused,
                     fallbacks);
         }
     }
 
     /**
      * The CloudTalk server runs in this JVM: compile its code (and the client's) before timing, as a long-running
-     * server would be, with the same write query the policy sends, under a deadline that lets every query finish.
+     * server would be, with a write query like the policy's, under a deadline that lets every query finish.
      */
-    private static void warmUpServer(PluginFixture fixture) throws Exception {
+    private static void warmUpServer(PluginFixture fixture, List<String> hosts) throws Exception {
         CloudTalkClient direct =
                 new CloudTalkClient(URI.create(fixture.cloudTalk().uri()), Duration.ofSeconds(5));
-        String query = QueryPrinter.print(QueryBuilder.daisyChainWrite("127.0.0.1", 3, HOSTS, PluginFixture.BLOCK)
+        String query = QueryPrinter.print(QueryBuilder.daisyChainWrites("127.0.0.1", 2, 3, hosts, PluginFixture.BLOCK)
                 .build());
         for (int i = 0; i < 1000; i++) {
             direct.query(query, EvaluatorName.HEURISTIC, false, true, Duration.ofSeconds(5));

@@ -6,9 +6,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.CreateFlag;
@@ -57,6 +63,9 @@ class HdfsWritePlacementTest {
             conf.set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, CloudTalkBlockPlacementPolicy.class.getName());
             conf.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, CloudTalkNetworkTopology.class.getName());
             conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 3);
+            // One query places at most two blocks: two chains of two replicas fit the four idle hosts of the
+            // concurrent-writes test (six hosts fit three).
+            conf.setInt(HdfsHintSettings.BLOCKS_PER_QUERY, 2);
         });
         cloudTalk = fixture.cloudTalk();
         fs = fixture.fs();
@@ -208,6 +217,54 @@ class HdfsWritePlacementTest {
     }
 
     @Test
+    void concurrentWritesShareQueriesAndStillAvoidTheBusyHosts() throws Exception {
+        Set<String> idle = Set.of("127.0.0.11", "127.0.0.12", "127.0.0.14", "127.0.0.15");
+        cloudTalk.load(PluginFixture.withClient(idle), Set.of("127.0.0.13", "127.0.0.16"));
+        HintMetrics metrics = metrics();
+        long queries = metrics.queries();
+        long used = metrics.answersUsed();
+        // Fewer writers than the client has query threads, so no block falls back for want of one.
+        int writers = 12;
+        int rounds = 3;
+        List<Path> paths = new ArrayList<>();
+        for (int i = 0; i < writers * rounds; i++) {
+            paths.add(next());
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 0; round < rounds; round++) {
+                CyclicBarrier start = new CyclicBarrier(writers);
+                List<Future<?>> writes = new ArrayList<>();
+                for (Path path : paths.subList(round * writers, (round + 1) * writers)) {
+                    writes.add(pool.submit(() -> {
+                        start.await();
+                        Blocks.write(fs, path, BLOCK, (short) 2);
+                        return null;
+                    }));
+                }
+                for (Future<?> write : writes) {
+                    write.get(60, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        for (Path path : paths) {
+            for (DatanodeInfo[] replicas : Blocks.replicas(fs, path, (short) 2)) {
+                assertThat(Blocks.addresses(replicas))
+                        .as("replicas of %s", path)
+                        .isSubsetOf(idle);
+                assertThat(Blocks.racks(replicas)).hasSize(2);
+            }
+        }
+        assertThat(metrics.answersUsed()).as("blocks placed by an answer").isEqualTo(used + paths.size());
+        assertThat(metrics.queries())
+                .as("queries for %d blocks allocated %d at a time", paths.size(), writers)
+                .isLessThan(queries + paths.size());
+    }
+
+    @Test
     void aStoppedServerLeavesTheDefaultPlacement() throws Exception {
         cloudTalk.stopServer();
         assertWritesFallBack(Fallback.UNAVAILABLE);
@@ -226,7 +283,7 @@ class HdfsWritePlacementTest {
     @Test
     void anAnswerNamingAHostThatIsNotACandidateIsIgnored() throws Exception {
         cloudTalk.stopServer();
-        String lie = "{\"bindings\":{\"r1\":\"10.9.9.9\",\"r2\":\"127.0.0.11\",\"r3\":\"127.0.0.12\"},"
+        String lie = "{\"bindings\":{\"b1r1\":\"10.9.9.9\",\"b1r2\":\"127.0.0.11\",\"b1r3\":\"127.0.0.12\"},"
                 + "\"evaluator\":\"heuristic\",\"estimatedCompletionSeconds\":null,"
                 + "\"status\":{\"asked\":6,\"answered\":6,\"reused\":0,\"sampled\":false},\"elapsedMicros\":10}";
         try (MisbehavingServer liar = MisbehavingServer.answering(cloudTalk.port(), lie)) {

@@ -24,6 +24,8 @@ class HintSettingsTest {
         assertThat(settings.readEnabled()).isTrue();
         assertThat(settings.maxCandidates()).isEqualTo(30);
         assertThat(settings.readBytes()).isEqualTo(128L << 20);
+        assertThat(settings.blocksPerQuery()).isEqualTo(4);
+        assertThat(settings.answerReuse()).isEqualTo(Duration.ofMillis(100));
     }
 
     @ParameterizedTest
@@ -37,6 +39,8 @@ class HintSettingsTest {
                 "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",
                 "cloudtalk.hdfs.endpoint | dns | Invalid value dns for cloudtalk.hdfs.endpoint: must be ip or hostname",
                 "cloudtalk.hdfs.candidates.max | 1 | Invalid value 1 for cloudtalk.hdfs.candidates.max: must be between 2 and 10000",
+                "cloudtalk.hdfs.write.blocks.per.query | 0 | Invalid value 0 for cloudtalk.hdfs.write.blocks.per.query: must be between 1 and 64",
+                "cloudtalk.hdfs.write.answer.reuse.ms | -5 | Invalid value -5 for cloudtalk.hdfs.write.answer.reuse.ms: must be between 1 and 60000",
             })
     void badValuesSayWhatIsWrong(String key, String value, String message) {
         Configuration conf = new Configuration(false);

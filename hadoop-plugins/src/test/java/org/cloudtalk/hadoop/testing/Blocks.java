@@ -25,16 +25,25 @@ public final class Blocks {
 
     /** Writes {@code bytes} random bytes with 3 replicas; the write must succeed. */
     public static void write(DistributedFileSystem fs, Path path, int bytes) throws IOException {
+        write(fs, path, bytes, (short) 3);
+    }
+
+    public static void write(DistributedFileSystem fs, Path path, int bytes, short replication) throws IOException {
         byte[] data = new byte[bytes];
         ThreadLocalRandom.current().nextBytes(data);
-        try (FSDataOutputStream out = fs.create(path, (short) 3)) {
+        try (FSDataOutputStream out = fs.create(path, replication)) {
             out.write(data);
         }
     }
 
     /** Each block's replicas, once the NameNode knows of all three (DataNodes report them after the close). */
     public static List<DatanodeInfo[]> replicas(DistributedFileSystem fs, Path path) throws Exception {
-        DFSTestUtil.waitReplication(fs, path, (short) 3);
+        return replicas(fs, path, (short) 3);
+    }
+
+    public static List<DatanodeInfo[]> replicas(DistributedFileSystem fs, Path path, short replication)
+            throws Exception {
+        DFSTestUtil.waitReplication(fs, path, replication);
         List<DatanodeInfo[]> replicas = new ArrayList<>();
         for (LocatedBlock block : fs.getClient()
                 .getLocatedBlocks(path.toUri().getPath(), 0, Long.MAX_VALUE)

@@ -47,7 +47,12 @@ public class CloudTalkBlockPlacementPolicy extends BlockPlacementPolicyDefault i
         if (settings.writeEnabled()) {
             HintClient hints = HintClient.shared(
                     "hdfs-write", settings.hints(), "CloudTalkHdfsWrite", "CloudTalk block placement");
-            planner = new WritePlanner(hints, new Endpoints(settings.endpoints()), settings.maxCandidates());
+            planner = new WritePlanner(
+                    hints,
+                    new Endpoints(settings.endpoints()),
+                    settings.maxCandidates(),
+                    settings.blocksPerQuery(),
+                    settings.answerReuse());
         }
     }
 

@@ -2,6 +2,7 @@ package org.cloudtalk.hadoop.hdfs.write;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -27,9 +28,10 @@ import org.cloudtalk.lang.build.QueryBuilder;
 /**
  * Asks CloudTalk the §5.3 pipeline-write query for a new block — the writer sends to r1, each replica stores what
  * it receives and forwards it to the next — over the DataNodes HDFS could use, and turns the answer into a
- * {@link WritePreference}.
+ * {@link WritePreference}. When one writer's blocks come faster than queries can be answered, one query places
+ * several of its blocks at once on distinct hosts and the next blocks take the chains it left ({@link AnsweredChains}).
  *
- * <p>Concurrency: thread-safe (no mutable state of its own).
+ * <p>Concurrency: thread-safe (the chains left for later blocks are thread-safe).
  */
 final class WritePlanner {
     /** The writer is outside the cluster, or has no address CloudTalk can use. */
@@ -38,11 +40,17 @@ final class WritePlanner {
     private final HintClient hints;
     private final Endpoints endpoints;
     private final int maxCandidates;
+    private final AnsweredChains chains;
 
-    WritePlanner(HintClient hints, Endpoints endpoints, int maxCandidates) {
+    /**
+     * @param blocksPerQuery the most blocks one query places (1: a query per block)
+     * @param answerReuse how long after its answer a chain may still be handed out
+     */
+    WritePlanner(HintClient hints, Endpoints endpoints, int maxCandidates, int blocksPerQuery, Duration answerReuse) {
         this.hints = requireNonNull(hints, "hints is null");
         this.endpoints = requireNonNull(endpoints, "endpoints is null");
         this.maxCandidates = maxCandidates;
+        this.chains = new AnsweredChains(blocksPerQuery, answerReuse, System::nanoTime, hints.metrics()::answersUnused);
     }
 
     /**
@@ -73,21 +81,49 @@ final class WritePlanner {
             }
         }
         String source = endpoints.of(writer).orElse(UNKNOWN_WRITER);
-        List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
-        if (candidates.size() < 2) {
+        if (byEndpoint.size() < 2) {
             return Optional.empty();
         }
-        int variables = Math.min(replicas, candidates.size());
+        int variables = Math.min(replicas, Math.min(byEndpoint.size(), maxCandidates));
+        AnsweredChains.Request request = new AnsweredChains.Request(source, variables, blockBytes, byEndpoint.keySet());
+        Optional<List<String>> ready = chains.take(request);
+        if (ready.isPresent()) {
+            hints.metrics().answerUsed();
+            return Optional.of(preference(ready.get(), variables, byEndpoint, maxPerRack));
+        }
+        List<List<String>> leftovers = List.of();
+        try {
+            List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
+            int blocks = chains.blocksToAsk(request, candidates.size() / variables);
+            Optional<List<List<String>>> orders = ask(source, blocks, variables, candidates, blockBytes);
+            if (orders.isEmpty()) {
+                return Optional.empty();
+            }
+            leftovers = orders.get().subList(1, blocks);
+            hints.metrics().answerUsed();
+            return Optional.of(preference(orders.get().get(0), variables, byEndpoint, maxPerRack));
+        } finally {
+            chains.asked(request, leftovers);
+        }
+    }
+
+    /** One order of preference per block, for {@code blocks} blocks written at once; empty after a fallback. */
+    private Optional<List<List<String>>> ask(
+            String source, int blocks, int replicas, List<String> candidates, long blockBytes) {
         Query query;
         try {
-            query = QueryBuilder.daisyChainWrite(source, variables, candidates, Math.max(1, blockBytes))
+            query = QueryBuilder.daisyChainWrites(source, blocks, replicas, candidates, Math.max(1, blockBytes))
                     .build();
         } catch (QueryException e) {
             hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
             return Optional.empty();
         }
-        return hints.preferenceOrder(query, new LinkedHashSet<>(candidates))
-                .map(order -> preference(order, variables, byEndpoint, maxPerRack));
+        List<String> names = List.copyOf(query.variables().keySet());
+        List<List<String>> perBlock = new ArrayList<>(blocks);
+        for (int block = 0; block < blocks; block++) {
+            perBlock.add(names.subList(block * replicas, (block + 1) * replicas));
+        }
+        return hints.preferenceOrders(query, perBlock, new LinkedHashSet<>(candidates));
     }
 
     HintMetrics metrics() {
