@@ -5,14 +5,15 @@ import java.util.List;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Capacity;
 import org.cloudtalk.testbed.experiment.Experiment;
+import org.cloudtalk.testbed.experiment.Oscillation;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
 import org.cloudtalk.testbed.experiment.SamplingAtScale;
 import org.cloudtalk.testbed.experiment.StatusAccuracy;
 
 /** The experiments {@code testbed run} knows by name. */
 final class Experiments {
-    private static final List<Experiment> ALL =
-            List.of(new StatusAccuracy(), new QueryUnderLoad(), new SamplingAtScale(), new Capacity());
+    private static final List<Experiment> ALL = List.of(
+            new StatusAccuracy(), new QueryUnderLoad(), new SamplingAtScale(), new Capacity(), new Oscillation());
 
     private Experiments() {}
 

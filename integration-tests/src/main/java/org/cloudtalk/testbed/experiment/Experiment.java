@@ -13,10 +13,24 @@ public interface Experiment {
     /** Busy fractions used when the command line gives none. */
     List<Double> defaultBusy();
 
-    /** The metrics whose averages the chart plots against the busy fraction, all in percent. */
+    /** The metrics whose averages the chart plots against the busy fraction, all in {@link #yAxisTitle()}. */
     List<String> chartMetrics();
 
     String chartTitle();
+
+    default String xAxisTitle() {
+        return "busy hosts (%)";
+    }
+
+    /** The unit of {@link #chartMetrics()}. */
+    default String yAxisTitle() {
+        return "%";
+    }
+
+    /** Whether the chart also plots each metric's 99th percentile (dashed), for experiments about the tail. */
+    default boolean chartP99() {
+        return false;
+    }
 
     RunResult run(RunContext context);
 }

@@ -14,6 +14,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -79,8 +80,8 @@ public final class Reports {
                 .height(500)
                 .title(experiment.chartTitle() + " (" + (summary.runs() - summary.invalidRuns()) + " valid runs, "
                         + summary.invalidRuns() + " left out)")
-                .xAxisTitle("busy hosts (%)")
-                .yAxisTitle("%")
+                .xAxisTitle(experiment.xAxisTitle())
+                .yAxisTitle(experiment.yAxisTitle())
                 .build();
         chart.getStyler().setYAxisMin(0.0);
         for (String metric : experiment.chartMetrics()) {
@@ -95,6 +96,14 @@ public final class Reports {
                             rows.stream().map(r -> r.busyFraction() * 100).toList(),
                             rows.stream().map(Summary.Row::avg).toList())
                     .setMarker(SeriesMarkers.CIRCLE);
+            if (experiment.chartP99()) {
+                chart.addSeries(
+                                metric + " p99",
+                                rows.stream().map(r -> r.busyFraction() * 100).toList(),
+                                rows.stream().map(Summary.Row::p99).toList())
+                        .setMarker(SeriesMarkers.CIRCLE)
+                        .setLineStyle(SeriesLines.DASH_DASH);
+            }
         }
         return chart;
     }

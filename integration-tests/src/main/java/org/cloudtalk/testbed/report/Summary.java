@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.cloudtalk.testbed.experiment.Measurement;
+import org.cloudtalk.testbed.experiment.Percentiles;
 
 /**
  * The summary of an experiment: per busy fraction and metric, over the valid runs only, the average, median and 99th
@@ -44,8 +45,14 @@ public record Summary(List<Row> rows, int runs, int invalidRuns) {
                             .max()
                             .orElse(0)
                     - means.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-            rows.add(
-                    new Row(busy, metric, all.size(), mean(all), percentile(all, 0.50), percentile(all, 0.99), spread));
+            rows.add(new Row(
+                    busy,
+                    metric,
+                    all.size(),
+                    mean(all),
+                    Percentiles.nearestRank(all, 0.50),
+                    Percentiles.nearestRank(all, 0.99),
+                    spread));
         }));
         return new Summary(rows, records.size(), records.size() - valid.size());
     }
@@ -72,14 +79,5 @@ public record Summary(List<Row> rows, int runs, int invalidRuns) {
 
     static double mean(List<Double> values) {
         return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-    }
-
-    /** Nearest-rank percentile of sorted {@code values}. */
-    static double percentile(List<Double> sorted, double p) {
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(p * sorted.size());
-        return sorted.get(Math.max(0, rank - 1));
     }
 }
