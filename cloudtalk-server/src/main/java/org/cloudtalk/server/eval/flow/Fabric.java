@@ -21,9 +21,6 @@ final class Fabric {
     /** No topology: every host on a full-bisection core. */
     static final Fabric NONE = new Fabric(Optional.empty());
 
-    /** Most uplinks one flow crosses: up through its rack and pod, down through the others. */
-    static final int MAX_PATH = 4;
-
     private final Map<String, Integer> rackOfHost = new HashMap<>();
     private final int[] podOfRack;
     /** Bytes/s of each rack's uplink, and of each pod's. */

@@ -40,6 +40,8 @@ import org.cloudtalk.server.topology.Topology;
  */
 public final class FlowEstimator {
     public static final int DEFAULT_MAX_EVENTS = 100_000;
+    /** Most uplinks one flow crosses: up through its rack's and pod's, down through the others'. */
+    public static final int MAX_UPLINKS = 4;
     /** Rate of a flow that uses no shared resource (host to itself): effectively instantaneous. */
     static final double LOCAL_RATE = 1e15;
 
@@ -145,7 +147,7 @@ public final class FlowEstimator {
         private int[] localStamp = new int[0];
         private int stamp;
         /** Scratch: one flow's path: its source's link, the uplinks it crosses, its destination's link. */
-        private final int[] path = new int[2 + Fabric.MAX_PATH];
+        private final int[] path = new int[2 + MAX_UPLINKS];
 
         private Prepared(QueryModel model, ClusterState state) {
             this.state = state;
@@ -194,7 +196,7 @@ public final class FlowEstimator {
         public FlowEstimate estimate(IntFunction<String> valueOf, Deadline deadline) {
             stamp++;
             int[][] resources = new int[count][];
-            double[] capacity = new double[(fabric.isEmpty() ? 2 : 2 + Fabric.MAX_PATH) * count];
+            double[] capacity = new double[(fabric.isEmpty() ? 2 : 2 + MAX_UPLINKS) * count];
             int used = 0;
             for (int f = 0; f < count; f++) {
                 String source = sourceVariable[f] < 0 ? sourceLiteral[f] : valueOf.apply(sourceVariable[f]);
@@ -228,19 +230,25 @@ public final class FlowEstimator {
                 int host = host(use.onSource() ? source : destination);
                 if (use.kind() == HostResources.Kind.RX && !fabric.isEmpty()) {
                     // The unknown source is somewhere beyond the core, like a host the topology does not list.
-                    length = uplinks(source.equals(QueryModel.UNKNOWN_SOURCE) ? -1 : host(source), host, length);
+                    length = uplinks(source.equals(QueryModel.UNKNOWN_SOURCE) ? -1 : host(source), host, path, length);
                 }
                 path[length++] = hostResources[host] + use.kind().ordinal();
             }
             return length;
         }
 
+        /** Whether flows share uplinks too (there is a topology), so {@link #uplinks} may add to a path. */
+        public boolean hasUplinks() {
+            return !fabric.isEmpty();
+        }
+
         /**
-         * Appends to {@link #path} from {@code at} the uplinks between two hosts (by number; -1 for one beyond the
-         * core): the source rack's up and its pod's up, the destination pod's down and its rack's down, where the
-         * flow leaves that rack or pod. Returns where the path ends.
+         * Writes into {@code into} from {@code at} the uplinks a network flow crosses between two hosts (by {@link
+         * #host} number; -1 for the unknown source, beyond the core): the source rack's up and its pod's up, the
+         * destination pod's down and its rack's down, where the flow leaves that rack or pod. Returns where the path
+         * ends; at most {@link #MAX_UPLINKS} are written. Resources are numbered as in {@link #available}.
          */
-        private int uplinks(int source, int destination, int at) {
+        public int uplinks(int source, int destination, int[] into, int at) {
             int sourceRack = source < 0 ? -1 : hostRack[source];
             int destinationRack = hostRack[destination];
             if (sourceRack == destinationRack) {
@@ -250,24 +258,37 @@ public final class FlowEstimator {
             int destinationPod = hostPod[destination];
             int end = at;
             if (sourceRack >= 0) {
-                path[end++] = rackUplink[source];
+                into[end++] = rackUplink[source];
             }
             if (sourcePod != destinationPod) {
                 if (sourcePod >= 0) {
-                    path[end++] = podUplink[source];
+                    into[end++] = podUplink[source];
                 }
                 if (destinationPod >= 0) {
-                    path[end++] = podUplink[destination] + 1;
+                    into[end++] = podUplink[destination] + 1;
                 }
             }
             if (destinationRack >= 0) {
-                path[end++] = rackUplink[destination] + 1;
+                into[end++] = rackUplink[destination] + 1;
             }
             return end;
         }
 
-        /** A host's number; the first time it is seen, its resources' available rates and its uplinks are cached. */
-        private int host(String host) {
+        /** Bytes/s a resource has available: one numbered by {@link #host} or {@link #uplinks}. */
+        public double available(int resource) {
+            return capacityOf[resource];
+        }
+
+        /** Resources numbered so far: every number {@link #uplinks} gave is below. */
+        public int resourceCount() {
+            return resourceCount;
+        }
+
+        /**
+         * A host's number (not the unknown source's); the first time it is seen, its resources' available rates and
+         * its uplinks are cached.
+         */
+        public int host(String host) {
             Integer known = hosts.get(host);
             if (known != null) {
                 return known;

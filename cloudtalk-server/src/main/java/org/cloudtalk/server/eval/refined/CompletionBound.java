@@ -12,6 +12,7 @@ import org.cloudtalk.lang.ast.Expression;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.FlowSelector;
 import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.HostResources;
 import org.cloudtalk.server.state.ClusterState;
 
@@ -20,7 +21,8 @@ import org.cloudtalk.server.state.ClusterState;
  * whose size is known up front must cross each resource the flow uses, at no more than what that resource has
  * available, so the task takes at least the busiest resource's bytes over its available rate. The estimator's answer
  * is never below it (rates, transfer bounds and starts only slow flows down), so a binding whose bound is no better
- * than the best found need not be estimated.
+ * than the best found need not be estimated. With a topology, the uplinks a flow crosses are among its resources, as
+ * in the estimator: without them the bound would stay far below estimates that uplinks slow, and prune nothing.
  *
  * <p>Not thread-safe (scratch arrays): one per search.
  */
@@ -50,8 +52,22 @@ final class CompletionBound {
     // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
     private final double[] load;
     private final int[] touched;
+    /** The estimator's view of the uplinks, when there is a topology. */
+    private final FlowEstimator.Prepared uplinks;
+    /** With uplinks: each value's host in {@link #uplinks}' numbering (-1 for the disk and the unknown source). */
+    private final int[] hostNumber;
+    // Scratch for uplinks, in the estimator's numbering of resources: bytes on each, which to clear, one flow's path.
+    private final double[] uplinkLoad;
+    private final int[] uplinkTouched;
+    private final int[] crossed = new int[FlowEstimator.MAX_UPLINKS];
 
+    /** A bound over the hosts' links and disks only (a full-bisection core). */
     CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
+        this(query, space, state, new FlowEstimator().prepare(query, state));
+    }
+
+    /** A bound over the resources {@code estimates} shares: the hosts', and with a topology the uplinks. */
+    CompletionBound(QueryModel query, BindingSpace space, ClusterState state, FlowEstimator.Prepared estimates) {
         this.space = space;
         available = new double[space.valueCount() * KINDS];
         disk = new boolean[space.valueCount()];
@@ -97,6 +113,13 @@ final class CompletionBound {
         }
         load = new double[available.length];
         touched = new int[2 * count];
+        uplinks = estimates;
+        hostNumber = new int[estimates.hasUplinks() ? space.valueCount() : 0];
+        for (int value = 0; value < hostNumber.length; value++) {
+            hostNumber[value] = disk[value] || unknown[value] ? -1 : estimates.host(space.value(value));
+        }
+        uplinkLoad = new double[estimates.hasUplinks() ? estimates.resourceCount() : 0];
+        uplinkTouched = new int[estimates.hasUplinks() ? FlowEstimator.MAX_UPLINKS * count : 0];
         boundsBindings = boundsBindings(variables);
         atValues = new double[variables.size()][];
         Map<List<String>, List<Integer>> declarations = new IdentityHashMap<>();
@@ -197,6 +220,7 @@ final class CompletionBound {
     /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */
     double of(int[] binding) {
         int used = 0;
+        int usedUplinks = 0;
         for (int f = 0; f < bytes.length; f++) {
             int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
             int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
@@ -211,6 +235,17 @@ final class CompletionBound {
                 }
                 load[resource] += bytes[f];
             }
+            if (hostNumber.length > 0 && !disk[source] && !disk[destination] && source != destination) {
+                int from = unknown[source] ? -1 : hostNumber[source];
+                int crossing = uplinks.uplinks(from, hostNumber[destination], crossed, 0);
+                for (int i = 0; i < crossing; i++) {
+                    int uplink = crossed[i];
+                    if (uplinkLoad[uplink] == 0) {
+                        uplinkTouched[usedUplinks++] = uplink;
+                    }
+                    uplinkLoad[uplink] += bytes[f];
+                }
+            }
         }
         double bound = 0;
         for (int i = 0; i < used; i++) {
@@ -218,6 +253,12 @@ final class CompletionBound {
             double rate = available[resource];
             bound = Math.max(bound, rate > 0 ? load[resource] / rate : Double.POSITIVE_INFINITY);
             load[resource] = 0;
+        }
+        for (int i = 0; i < usedUplinks; i++) {
+            int uplink = uplinkTouched[i];
+            double rate = uplinks.available(uplink);
+            bound = Math.max(bound, rate > 0 ? uplinkLoad[uplink] / rate : Double.POSITIVE_INFINITY);
+            uplinkLoad[uplink] = 0;
         }
         return bound;
     }
