@@ -60,6 +60,8 @@ final class CompletionBound {
     private final double[] uplinkLoad;
     private final int[] uplinkTouched;
     private final int[] crossed = new int[FlowEstimator.MAX_UPLINKS];
+    /** No binding finishes sooner than the uplinks that every binding's flows cross need (0 without uplinks). */
+    private final double uplinkFloor;
 
     /** A bound over the hosts' links and disks only (a full-bisection core). */
     CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
@@ -120,6 +122,7 @@ final class CompletionBound {
         }
         uplinkLoad = new double[estimates.hasUplinks() ? estimates.resourceCount() : 0];
         uplinkTouched = new int[estimates.hasUplinks() ? FlowEstimator.MAX_UPLINKS * count : 0];
+        uplinkFloor = hostNumber.length > 0 ? uplinkFloor() : 0;
         boundsBindings = boundsBindings(variables);
         atValues = new double[variables.size()][];
         Map<List<String>, List<Integer>> declarations = new IdentityHashMap<>();
@@ -186,10 +189,11 @@ final class CompletionBound {
     /**
      * A lower bound on every binding's bound, so on its completion: each variable needs at least its best
      * candidate's {@link #atValue}, and the k variables of a group of distinct ones at least the k-th best of their
-     * candidates' (a candidate counting with the variable it suits best). 0 when nothing is known.
+     * candidates' (a candidate counting with the variable it suits best), and with a topology the uplinks every
+     * binding's flows cross ({@link #uplinkFloor}). 0 when nothing is known.
      */
     double ofAnyBinding() {
-        double floor = 0;
+        double floor = uplinkFloor;
         for (int v = 0; v < atValues.length; v++) {
             if (boundsBindings[v]) {
                 floor = Math.max(floor, Arrays.stream(atValues[v]).min().orElse(0));
@@ -215,6 +219,71 @@ final class CompletionBound {
             }
         }
         return floor;
+    }
+
+    /**
+     * The busiest uplink's bytes over its rate, counting for each flow of known size with at most one variable end
+     * the uplinks it crosses whatever that variable's value (as when the fixed end's rack holds no candidate, or all
+     * the candidates share a rack): every binding's flows cross them.
+     */
+    private double uplinkFloor() {
+        double[] sure = new double[uplinkLoad.length];
+        int[] common = new int[FlowEstimator.MAX_UPLINKS];
+        int[] path = new int[FlowEstimator.MAX_UPLINKS];
+        for (int f = 0; f < bytes.length; f++) {
+            if (sourceVariable[f] >= 0 && destinationVariable[f] >= 0) {
+                continue; // both ends vary: left to the per-binding bound
+            }
+            int[] sources = sourceVariable[f] >= 0 ? space.candidates(sourceVariable[f]) : new int[] {sourceValue[f]};
+            int[] destinations = destinationVariable[f] >= 0
+                    ? space.candidates(destinationVariable[f])
+                    : new int[] {destinationValue[f]};
+            int shared = -1; // how many uplinks every value so far crosses, in common[]; -1 before the first
+            for (int source : sources) {
+                for (int destination : destinations) {
+                    int crossing = uplinksBetween(source, destination, path);
+                    shared = shared < 0 ? copy(path, crossing, common) : intersect(common, shared, path, crossing);
+                }
+            }
+            for (int i = 0; i < shared; i++) {
+                sure[common[i]] += bytes[f];
+            }
+        }
+        double floor = 0;
+        for (int uplink = 0; uplink < sure.length; uplink++) {
+            if (sure[uplink] > 0) {
+                double rate = uplinks.available(uplink);
+                floor = Math.max(floor, rate > 0 ? sure[uplink] / rate : Double.POSITIVE_INFINITY);
+            }
+        }
+        return floor;
+    }
+
+    /** The uplinks a flow between two values crosses, into {@code path}; none unless it is a network flow. */
+    private int uplinksBetween(int source, int destination, int[] path) {
+        if (disk[source] || disk[destination] || source == destination) {
+            return 0;
+        }
+        return uplinks.uplinks(unknown[source] ? -1 : hostNumber[source], hostNumber[destination], path, 0);
+    }
+
+    private static int copy(int[] from, int length, int[] into) {
+        System.arraycopy(from, 0, into, 0, length);
+        return length;
+    }
+
+    /** Keeps in {@code common} those of its first {@code length} that {@code path} has too; returns how many. */
+    private static int intersect(int[] common, int length, int[] path, int pathLength) {
+        int kept = 0;
+        for (int i = 0; i < length; i++) {
+            for (int j = 0; j < pathLength; j++) {
+                if (common[i] == path[j]) {
+                    common[kept++] = common[i];
+                    break;
+                }
+            }
+        }
+        return kept;
     }
 
     /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */

@@ -160,6 +160,52 @@ class CompletionBoundTest {
                 .isPositive();
     }
 
+    /**
+     * Issue 19: three mappers in rack m, behind a 1 Gbit/s uplink, send 20 MiB to each of three reducers, whose
+     * candidates are all in other racks: every binding sends the 180 MiB up that uplink, so no binding finishes in
+     * under 180 MiB / 125e6 bytes/s; the floor says so, and the exhaustive optimum over the topology is never below it.
+     */
+    @Test
+    void overATopologyTheFloorCountsUplinksEveryBindingCrosses() throws Exception {
+        FlowEstimator overTopology = new FlowEstimator(
+                FlowEstimator.DEFAULT_MAX_EVENTS,
+                Optional.of(
+                        TopologyParser.parse(
+                                """
+                        tier host rate 10Gbps latency 10us buffer 50pkt
+                        tier rack rate 1Gbps latency 10us buffer 50pkt
+                        tier pod rate 100Gbps latency 10us buffer 50pkt
+                        rack m pod p1 10.0.9.1-10.0.9.3
+                        rack r1 pod p1 10.0.0.1-10.0.0.3
+                        rack r2 pod p1 10.0.0.4-10.0.0.6
+                        """)));
+        List<String> hosts = List.of("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6");
+        StringBuilder text = new StringBuilder("R1 = R2 = R3 = (" + String.join(" ", hosts) + ")\n");
+        for (int m = 1; m <= 3; m++) {
+            for (int r = 1; r <= 3; r++) {
+                text.append("m%d%d 10.0.9.%d -> R%d size 20M%n".formatted(m, r, m, r));
+            }
+        }
+        QueryModel query = States.model(text.toString());
+        Random random = new Random(19);
+        for (int i = 0; i < 20; i++) {
+            Map<String, HostLoad> loads = States.busy(random, hosts, 1.25e9);
+            for (int m = 1; m <= 3; m++) {
+                loads.put("10.0.9." + m, States.idle(1.25e9));
+            }
+            ClusterState state = new ClusterState(loads);
+            double floor = new CompletionBound(
+                            query, new BindingSpace(query), state, overTopology.prepare(query, state))
+                    .ofAnyBinding();
+            double optimum = new ExhaustiveEvaluator(ExhaustiveEvaluator.DEFAULT_LIMIT, overTopology)
+                    .evaluate(query, state)
+                    .completionSeconds()
+                    .orElseThrow();
+            assertThat(floor).as("state %d", i).isGreaterThanOrEqualTo(180 * States.MIB / 125e6);
+            assertThat(floor).as("state %d", i).isLessThanOrEqualTo(optimum * (1 + 1e-12));
+        }
+    }
+
     /** Variables A to D on distinct hosts, at random. */
     private static Map<String, String> randomBinding(Random random, List<String> hosts) {
         List<String> shuffled = new ArrayList<>(hosts);
