@@ -18,6 +18,7 @@ import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
+import org.cloudtalk.server.topology.TopologyException;
 import org.cloudtalk.server.topology.TopologyParser;
 import org.junit.jupiter.api.Test;
 
@@ -121,11 +122,8 @@ class CompletionBoundTest {
         for (int i = 1; i <= 8; i++) {
             hosts.add("10.0.0." + i);
         }
-        FlowEstimator overTopology = new FlowEstimator(
-                FlowEstimator.DEFAULT_MAX_EVENTS,
-                Optional.of(
-                        TopologyParser.parse(
-                                """
+        FlowEstimator overTopology = overTopology(
+                """
                         tier host rate 1Gbps latency 10us buffer 50pkt
                         tier rack rate 200Mbps latency 10us buffer 50pkt
                         tier pod rate 100Mbps latency 10us buffer 50pkt
@@ -133,7 +131,7 @@ class CompletionBoundTest {
                         rack r2 pod p1 10.0.0.3 10.0.0.4
                         rack r3 pod p2 10.0.0.5 10.0.0.6
                         rack r4 pod p2 10.0.0.7 10.0.0.8
-                        """)));
+                        """);
         QueryModel query = States.model("A = B = C = D = (" + String.join(" ", hosts) + ")\n"
                 + "f1 disk -> A size 64M\nf2 A -> B size sz(f1) transfer t(f1)\nf3 B -> C size sz(f1) * 2\n"
                 + "f4 D -> C size 10M start e(f1)\nf5 0.0.0.0 -> D size 20M\nf6 A -> D");
@@ -167,18 +165,15 @@ class CompletionBoundTest {
      */
     @Test
     void overATopologyTheFloorCountsUplinksEveryBindingCrosses() throws Exception {
-        FlowEstimator overTopology = new FlowEstimator(
-                FlowEstimator.DEFAULT_MAX_EVENTS,
-                Optional.of(
-                        TopologyParser.parse(
-                                """
+        FlowEstimator overTopology = overTopology(
+                """
                         tier host rate 10Gbps latency 10us buffer 50pkt
                         tier rack rate 1Gbps latency 10us buffer 50pkt
                         tier pod rate 100Gbps latency 10us buffer 50pkt
                         rack m pod p1 10.0.9.1-10.0.9.3
                         rack r1 pod p1 10.0.0.1-10.0.0.3
                         rack r2 pod p1 10.0.0.4-10.0.0.6
-                        """)));
+                        """);
         List<String> hosts = List.of("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6");
         StringBuilder text = new StringBuilder("R1 = R2 = R3 = (" + String.join(" ", hosts) + ")\n");
         for (int m = 1; m <= 3; m++) {
@@ -204,6 +199,11 @@ class CompletionBoundTest {
             assertThat(floor).as("state %d", i).isGreaterThanOrEqualTo(180 * States.MIB / 125e6);
             assertThat(floor).as("state %d", i).isLessThanOrEqualTo(optimum * (1 + 1e-12));
         }
+    }
+
+    /** The flow estimator over a topology file's text. */
+    private static FlowEstimator overTopology(String topology) throws TopologyException {
+        return new FlowEstimator(FlowEstimator.DEFAULT_MAX_EVENTS, Optional.of(TopologyParser.parse(topology)));
     }
 
     /** Variables A to D on distinct hosts, at random. */
