@@ -28,6 +28,7 @@ import org.cloudtalk.server.state.ClusterState;
  */
 final class CompletionBound {
     private static final int KINDS = HostResources.Kind.values().length;
+    private static final int UNSEEN = -2;
 
     /** Bytes/s available on each value's resources: index {@code value * KINDS + kind}. */
     private final double[] available;
@@ -54,10 +55,13 @@ final class CompletionBound {
     private final int[] touched;
     /** The estimator's view of the uplinks, when there is a topology. */
     private final FlowEstimator.Prepared uplinks;
-    /** With uplinks: each value's host in {@link #uplinks}' numbering (-1 for the disk and the unknown source). */
+    /**
+     * With uplinks: each value's host in {@link #uplinks}' numbering, registered there when first needed (a search
+     * over many candidates meets few of them), {@link #UNSEEN} until then.
+     */
     private final int[] hostNumber;
     // Scratch for uplinks, in the estimator's numbering of resources: bytes on each, which to clear, one flow's path.
-    private final double[] uplinkLoad;
+    private double[] uplinkLoad;
     private final int[] uplinkTouched;
     private final int[] crossed = new int[FlowEstimator.MAX_UPLINKS];
     /** No binding finishes sooner than the uplinks that every binding's flows cross need (0 without uplinks). */
@@ -117,10 +121,8 @@ final class CompletionBound {
         touched = new int[2 * count];
         uplinks = estimates;
         hostNumber = new int[estimates.hasUplinks() ? space.valueCount() : 0];
-        for (int value = 0; value < hostNumber.length; value++) {
-            hostNumber[value] = disk[value] || unknown[value] ? -1 : estimates.host(space.value(value));
-        }
-        uplinkLoad = new double[estimates.hasUplinks() ? estimates.resourceCount() : 0];
+        Arrays.fill(hostNumber, UNSEEN);
+        uplinkLoad = new double[0];
         uplinkTouched = new int[estimates.hasUplinks() ? FlowEstimator.MAX_UPLINKS * count : 0];
         uplinkFloor = hostNumber.length > 0 ? uplinkFloor() : 0;
         boundsBindings = boundsBindings(variables);
@@ -227,7 +229,7 @@ final class CompletionBound {
      * the candidates share a rack): every binding's flows cross them.
      */
     private double uplinkFloor() {
-        double[] sure = new double[uplinkLoad.length];
+        double[] sure = new double[0];
         int[] common = new int[FlowEstimator.MAX_UPLINKS];
         int[] path = new int[FlowEstimator.MAX_UPLINKS];
         for (int f = 0; f < bytes.length; f++) {
@@ -242,6 +244,7 @@ final class CompletionBound {
             for (int source : sources) {
                 for (int destination : destinations) {
                     int crossing = uplinksBetween(source, destination, path);
+                    sure = covering(sure);
                     shared = shared < 0 ? copy(path, crossing, common) : intersect(common, shared, path, crossing);
                 }
             }
@@ -264,7 +267,20 @@ final class CompletionBound {
         if (disk[source] || disk[destination] || source == destination) {
             return 0;
         }
-        return uplinks.uplinks(unknown[source] ? -1 : hostNumber[source], hostNumber[destination], path, 0);
+        return uplinks.uplinks(unknown[source] ? -1 : hostOf(source), hostOf(destination), path, 0);
+    }
+
+    /** A value's host in {@link #uplinks}' numbering, registering it the first time. */
+    private int hostOf(int value) {
+        if (hostNumber[value] == UNSEEN) {
+            hostNumber[value] = uplinks.host(space.value(value));
+        }
+        return hostNumber[value];
+    }
+
+    /** {@code loads} grown to cover every resource {@link #uplinks} has numbered (hosts met since add uplinks). */
+    private double[] covering(double[] loads) {
+        return loads.length < uplinks.resourceCount() ? Arrays.copyOf(loads, uplinks.resourceCount()) : loads;
     }
 
     private static int copy(int[] from, int length, int[] into) {
@@ -304,9 +320,9 @@ final class CompletionBound {
                 }
                 load[resource] += bytes[f];
             }
-            if (hostNumber.length > 0 && !disk[source] && !disk[destination] && source != destination) {
-                int from = unknown[source] ? -1 : hostNumber[source];
-                int crossing = uplinks.uplinks(from, hostNumber[destination], crossed, 0);
+            if (hostNumber.length > 0) {
+                int crossing = uplinksBetween(source, destination, crossed);
+                uplinkLoad = covering(uplinkLoad);
                 for (int i = 0; i < crossing; i++) {
                     int uplink = crossed[i];
                     if (uplinkLoad[uplink] == 0) {
