@@ -95,7 +95,8 @@ public final class FlowEstimator {
 
     /**
      * A query and cluster state ready to estimate bindings. Not thread-safe (it caches hosts' capacities and
-     * reuses scratch arrays): one per search.
+     * reuses scratch arrays): one per search. A search's lower bound shares its numbering of hosts and uplinks
+     * ({@link #host}, {@link #uplinks}, {@link #available}), so both count the same resources.
      */
     public final class Prepared {
         private static final int KINDS = HostResources.Kind.values().length;

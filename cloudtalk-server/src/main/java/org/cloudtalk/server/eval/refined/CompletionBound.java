@@ -278,7 +278,7 @@ final class CompletionBound {
         return hostNumber[value];
     }
 
-    /** {@code loads} grown to cover every resource {@link #uplinks} has numbered (hosts met since add uplinks). */
+    /** {@code loads} grown to cover every resource {@link #uplinks} has numbered (hosts it met since then brought uplinks). */
     private double[] covering(double[] loads) {
         return loads.length < uplinks.resourceCount() ? Arrays.copyOf(loads, uplinks.resourceCount()) : loads;
     }
