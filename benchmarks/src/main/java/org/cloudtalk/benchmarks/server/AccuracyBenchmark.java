@@ -40,6 +40,12 @@ public final class AccuracyBenchmark {
     private AccuracyBenchmark() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("topology")) {
+            TopologyCostBenchmark.run(
+                    args.length > 1 ? Integer.parseInt(args[1]) : 200,
+                    args.length > 2 ? Long.parseLong(args[2]) : 20261125L);
+            return;
+        }
         if (args.length > 0 && args[0].equals("shapes")) {
             ShapesBenchmark.run(
                     args.length > 1 ? Integer.parseInt(args[1]) : 200,

@@ -35,13 +35,13 @@ final class ShapesBenchmark {
     private static final double CAPACITY = 125e6;
 
     /** A query shape over {@code hosts} candidates: {@code %s} in the template is the candidate list. */
-    private record Shape(String name, int hosts, String template) {
+    record Shape(String name, int hosts, String template) {
         Shape(String name, String template) {
             this(name, HOSTS, template);
         }
     }
 
-    private static final List<Shape> SHAPES = List.of(
+    static final List<Shape> SHAPES = List.of(
             new Shape(
                     "daisy-chain",
                     "x1 = x2 = x3 = (%s)\nf1 x1 -> x2 size 100M\nf2 x2 -> x3 size sz(f1) transfer t(f1)"),
@@ -163,7 +163,7 @@ final class ShapesBenchmark {
         return flows.toString();
     }
 
-    private static List<String> hosts(int count) {
+    static List<String> hosts(int count) {
         List<String> hosts = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             hosts.add("10.0." + (i / 250) + "." + (i % 250 + 1));
@@ -172,7 +172,7 @@ final class ShapesBenchmark {
     }
 
     /** Candidates with random network and disk use; the fixed endpoints (10.0.9.x) idle and ample. */
-    private static ClusterState state(Random random, List<String> hosts, boolean bimodal) {
+    static ClusterState state(Random random, List<String> hosts, boolean bimodal) {
         Map<String, HostLoad> loads = AccuracyBenchmark.state(random, hosts, bimodal, true);
         for (int i = 1; i <= 5; i++) {
             loads.put(

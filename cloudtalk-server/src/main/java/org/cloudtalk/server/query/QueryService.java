@@ -171,7 +171,8 @@ public final class QueryService {
                 limits.maxQueryChars(),
                 ParserLimits.DEFAULT.maxNestingDepth(),
                 ParserLimits.DEFAULT.maxExpressionOperators()));
-        FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents());
+        // The server's topology (the packet settings carry it) makes every estimate share rack and pod uplinks too.
+        FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents(), packet.topology());
         int spareProcessors = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
         Semaphore processors = new Semaphore(spareProcessors, true);
         // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow

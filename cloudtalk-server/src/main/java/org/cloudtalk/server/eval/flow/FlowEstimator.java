@@ -1,10 +1,13 @@
 package org.cloudtalk.server.eval.flow;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntFunction;
 import org.cloudtalk.lang.ast.Attribute;
 import org.cloudtalk.lang.ast.Expression;
@@ -15,11 +18,14 @@ import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.topology.Topology;
 
 /**
  * The flow-level estimator (§4): a fluid simulation in which the flows of a bound query share the capacity the
- * hosts have left (background use is inelastic) max-min fairly, as if bottlenecks were only at the hosts' links and
- * disks (a full-bisection core); {@link HostResources} says which resources a flow uses.
+ * hosts have left (background use is inelastic) max-min fairly. Without a topology bottlenecks are only at the hosts'
+ * links and disks (a full-bisection core), as in the paper; with one, network flows also share the rack and pod
+ * uplinks they cross ({@link Fabric}), at their full rate. {@link HostResources} says which host resources a flow
+ * uses; a flow's resources are its path, and the water-filling treats every resource alike.
  *
  * <p>Restrictions: {@code rate} caps a flow's rate (re-evaluated with the current rates until they stabilise);
  * flows whose rates refer to each other in a cycle ({@code f1 ... rate r(f2)}, {@code f2 ... rate r(f1)}) run at one
@@ -34,6 +40,8 @@ import org.cloudtalk.server.state.ClusterState;
  */
 public final class FlowEstimator {
     public static final int DEFAULT_MAX_EVENTS = 100_000;
+    /** Most uplinks one flow crosses: up through its rack's and pod's, down through the others'. */
+    public static final int MAX_UPLINKS = 4;
     /** Rate of a flow that uses no shared resource (host to itself): effectively instantaneous. */
     static final double LOCAL_RATE = 1e15;
 
@@ -41,6 +49,7 @@ public final class FlowEstimator {
     private static final int MAX_RATE_ITERATIONS = 200;
 
     private final int maxEvents;
+    private final Fabric fabric;
 
     public FlowEstimator() {
         this(DEFAULT_MAX_EVENTS);
@@ -48,10 +57,19 @@ public final class FlowEstimator {
 
     /** @param maxEvents most events one estimate may simulate; more is a {@link CostLimitException} */
     public FlowEstimator(int maxEvents) {
+        this(maxEvents, Optional.empty());
+    }
+
+    /**
+     * @param maxEvents most events one estimate may simulate; more is a {@link CostLimitException}
+     * @param topology whose rack and pod uplinks flows share as well; empty for a full-bisection core
+     */
+    public FlowEstimator(int maxEvents, Optional<Topology> topology) {
         if (maxEvents < 1) {
             throw new IllegalArgumentException("maxEvents must be positive: " + maxEvents);
         }
         this.maxEvents = maxEvents;
+        this.fabric = requireNonNull(topology, "topology is null").isPresent() ? new Fabric(topology) : Fabric.NONE;
     }
 
     public FlowEstimate estimate(QueryModel model, Binding binding, ClusterState state) {
@@ -77,7 +95,8 @@ public final class FlowEstimator {
 
     /**
      * A query and cluster state ready to estimate bindings. Not thread-safe (it caches hosts' capacities and
-     * reuses scratch arrays): one per search.
+     * reuses scratch arrays): one per search. A search's lower bound shares its numbering of hosts and uplinks
+     * ({@link #host}, {@link #uplinks}, {@link #available}), so both count the same resources.
      */
     public final class Prepared {
         private static final int KINDS = HostResources.Kind.values().length;
@@ -100,14 +119,36 @@ public final class FlowEstimator {
         private final int[] group;
         /** The units the water-filling raises together: a group's flows, or a single flow. */
         private final int[][] units;
-        // Hosts seen so far, and their resources' available rates (index host * KINDS + kind; NaN until needed).
+        /**
+         * The resources seen so far, numbered as first seen: each host's {@code KINDS} resources, and with a topology
+         * each uplink's two directions (up, then down). Their available rates, cached.
+         */
+        private double[] capacityOf = new double[0];
+
+        private int resourceCount;
+        /** Each host seen so far: its number, and the first of its resources. */
         private final Map<String, Integer> hosts = new HashMap<>();
-        private final List<String> hostNames = new ArrayList<>();
-        private double[] hostCapacity = new double[0];
-        // Scratch for numbering one binding's resources densely: local id of a host resource, valid at stamp.
+
+        private int[] hostResources = new int[0];
+        /**
+         * With a topology, each host seen so far: its rack and pod (-1 on the core), and the first resource of its
+         * rack's uplink and of its pod's.
+         */
+        private int[] hostRack = new int[0];
+
+        private int[] hostPod = new int[0];
+        private int[] rackUplink = new int[0];
+        private int[] podUplink = new int[0];
+        /** The first resource of each uplink seen so far (by rack, by pod number). */
+        private final Map<Integer, Integer> rackUplinks = new HashMap<>();
+
+        private final Map<Integer, Integer> podUplinks = new HashMap<>();
+        // Scratch for numbering one binding's resources densely: local id of a resource, valid at stamp.
         private int[] localId = new int[0];
         private int[] localStamp = new int[0];
         private int stamp;
+        /** Scratch: one flow's path: its source's link, the uplinks it crosses, its destination's link. */
+        private final int[] path = new int[2 + MAX_UPLINKS];
 
         private Prepared(QueryModel model, ClusterState state) {
             this.state = state;
@@ -156,21 +197,20 @@ public final class FlowEstimator {
         public FlowEstimate estimate(IntFunction<String> valueOf, Deadline deadline) {
             stamp++;
             int[][] resources = new int[count][];
-            double[] capacity = new double[2 * count];
+            double[] capacity = new double[(fabric.isEmpty() ? 2 : 2 + MAX_UPLINKS) * count];
             int used = 0;
             for (int f = 0; f < count; f++) {
                 String source = sourceVariable[f] < 0 ? sourceLiteral[f] : valueOf.apply(sourceVariable[f]);
                 String destination =
                         destinationVariable[f] < 0 ? destinationLiteral[f] : valueOf.apply(destinationVariable[f]);
-                List<HostResources.Use> uses = HostResources.uses(source, destination);
-                resources[f] = new int[uses.size()];
-                for (int i = 0; i < uses.size(); i++) {
-                    HostResources.Use use = uses.get(i);
-                    int resource = resource(use.onSource() ? source : destination, use.kind());
+                int length = path(source, destination);
+                resources[f] = new int[length];
+                for (int i = 0; i < length; i++) {
+                    int resource = path[i];
                     if (localStamp[resource] != stamp) {
                         localStamp[resource] = stamp;
                         localId[resource] = used;
-                        capacity[used++] = hostCapacity[resource];
+                        capacity[used++] = capacityOf[resource];
                     }
                     resources[f][i] = localId[resource];
                 }
@@ -178,25 +218,130 @@ public final class FlowEstimator {
             return new Simulation(this, resources, Arrays.copyOf(capacity, used), deadline).run(maxEvents);
         }
 
-        /** A host resource's index, its available rate cached the first time it is seen. */
-        private int resource(String host, HostResources.Kind kind) {
-            Integer index = hosts.get(host);
-            if (index == null) {
-                index = hostNames.size();
-                hosts.put(host, index);
-                hostNames.add(host);
-                int size = hostNames.size() * KINDS;
-                if (size > hostCapacity.length) {
-                    int grown = Math.max(size, 2 * hostCapacity.length);
-                    hostCapacity = Arrays.copyOf(hostCapacity, grown);
-                    localId = Arrays.copyOf(localId, grown);
-                    localStamp = Arrays.copyOf(localStamp, grown);
+        /**
+         * Writes into {@link #path} the resources a flow between two endpoints uses, in order: its host resources,
+         * and for a network flow the uplinks it crosses between its source's link and its destination's. Returns
+         * their number.
+         */
+        private int path(String source, String destination) {
+            List<HostResources.Use> uses = HostResources.uses(source, destination);
+            int length = 0;
+            for (int i = 0; i < uses.size(); i++) {
+                HostResources.Use use = uses.get(i);
+                int host = host(use.onSource() ? source : destination);
+                if (use.kind() == HostResources.Kind.RX && !fabric.isEmpty()) {
+                    // The unknown source is somewhere beyond the core, like a host the topology does not list.
+                    length = uplinks(source.equals(QueryModel.UNKNOWN_SOURCE) ? -1 : host(source), host, path, length);
                 }
-                for (HostResources.Kind each : HostResources.Kind.values()) {
-                    hostCapacity[index * KINDS + each.ordinal()] = HostResources.available(state, host, each);
+                path[length++] = hostResources[host] + use.kind().ordinal();
+            }
+            return length;
+        }
+
+        /** Whether flows share uplinks too (there is a topology), so {@link #uplinks} may add to a path. */
+        public boolean hasUplinks() {
+            return !fabric.isEmpty();
+        }
+
+        /**
+         * Writes into {@code into} from {@code at} the uplinks a network flow crosses between two hosts (by {@link
+         * #host} number; -1 for the unknown source, beyond the core): the source rack's up and its pod's up, the
+         * destination pod's down and its rack's down, where the flow leaves that rack or pod. Returns where the path
+         * ends; at most {@link #MAX_UPLINKS} are written. Resources are numbered as in {@link #available}.
+         */
+        public int uplinks(int source, int destination, int[] into, int at) {
+            int sourceRack = source < 0 ? -1 : hostRack[source];
+            int destinationRack = hostRack[destination];
+            if (sourceRack == destinationRack) {
+                return at; // within one rack, or between two hosts on the core
+            }
+            int sourcePod = source < 0 ? -1 : hostPod[source];
+            int destinationPod = hostPod[destination];
+            int end = at;
+            if (sourceRack >= 0) {
+                into[end++] = rackUplink[source];
+            }
+            if (sourcePod != destinationPod) {
+                if (sourcePod >= 0) {
+                    into[end++] = podUplink[source];
+                }
+                if (destinationPod >= 0) {
+                    into[end++] = podUplink[destination] + 1;
                 }
             }
-            return index * KINDS + kind.ordinal();
+            if (destinationRack >= 0) {
+                into[end++] = rackUplink[destination] + 1;
+            }
+            return end;
+        }
+
+        /** Bytes/s a resource has available: one numbered by {@link #host} or {@link #uplinks}. */
+        public double available(int resource) {
+            return capacityOf[resource];
+        }
+
+        /** Resources numbered so far: every number {@link #uplinks} gave is below. */
+        public int resourceCount() {
+            return resourceCount;
+        }
+
+        /**
+         * A host's number (not the unknown source's); the first time it is seen, its resources' available rates and
+         * its uplinks are cached.
+         */
+        public int host(String host) {
+            Integer known = hosts.get(host);
+            if (known != null) {
+                return known;
+            }
+            int index = hosts.size();
+            hosts.put(host, index);
+            if (index == hostResources.length) {
+                int grown = Math.max(4, 2 * index);
+                hostResources = Arrays.copyOf(hostResources, grown);
+                hostRack = Arrays.copyOf(hostRack, grown);
+                hostPod = Arrays.copyOf(hostPod, grown);
+                rackUplink = Arrays.copyOf(rackUplink, grown);
+                podUplink = Arrays.copyOf(podUplink, grown);
+            }
+            hostResources[index] = newResources(KINDS);
+            for (HostResources.Kind kind : HostResources.Kind.values()) {
+                capacityOf[hostResources[index] + kind.ordinal()] = HostResources.available(state, host, kind);
+            }
+            int rack = fabric.rack(host);
+            hostRack[index] = rack;
+            hostPod[index] = rack < 0 ? -1 : fabric.podOf(rack);
+            if (rack >= 0) {
+                rackUplink[index] = uplink(rackUplinks, rack, fabric.rackUplink(rack));
+                podUplink[index] = uplink(podUplinks, fabric.podOf(rack), fabric.podUplink(fabric.podOf(rack)));
+            }
+            return index;
+        }
+
+        /** The first of an uplink's two resources (up, down), numbered the first time a host behind it is seen. */
+        private int uplink(Map<Integer, Integer> seen, int uplink, double rate) {
+            Integer known = seen.get(uplink);
+            if (known != null) {
+                return known;
+            }
+            int first = newResources(2);
+            capacityOf[first] = rate;
+            capacityOf[first + 1] = rate;
+            seen.put(uplink, first);
+            return first;
+        }
+
+        /** Numbers {@code n} new resources and returns the first. */
+        private int newResources(int n) {
+            int first = resourceCount;
+            resourceCount += n;
+            if (resourceCount > capacityOf.length) {
+                int grown = Math.max(resourceCount, 2 * capacityOf.length);
+                capacityOf = Arrays.copyOf(capacityOf, grown);
+                localId = Arrays.copyOf(localId, grown);
+                localStamp = Arrays.copyOf(localStamp, grown);
+            }
+            return first;
         }
 
         private Expression attribute(int f, Attribute attribute) {

@@ -12,6 +12,7 @@ import org.cloudtalk.lang.ast.Expression;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.FlowSelector;
 import org.cloudtalk.server.eval.QueryModel;
+import org.cloudtalk.server.eval.flow.FlowEstimator;
 import org.cloudtalk.server.eval.flow.HostResources;
 import org.cloudtalk.server.state.ClusterState;
 
@@ -20,12 +21,14 @@ import org.cloudtalk.server.state.ClusterState;
  * whose size is known up front must cross each resource the flow uses, at no more than what that resource has
  * available, so the task takes at least the busiest resource's bytes over its available rate. The estimator's answer
  * is never below it (rates, transfer bounds and starts only slow flows down), so a binding whose bound is no better
- * than the best found need not be estimated.
+ * than the best found need not be estimated. With a topology, the uplinks a flow crosses are among its resources, as
+ * in the estimator: without them the bound would stay far below estimates that uplinks slow, and prune nothing.
  *
  * <p>Not thread-safe (scratch arrays): one per search.
  */
 final class CompletionBound {
     private static final int KINDS = HostResources.Kind.values().length;
+    private static final int UNSEEN = -2;
 
     /** Bytes/s available on each value's resources: index {@code value * KINDS + kind}. */
     private final double[] available;
@@ -50,8 +53,27 @@ final class CompletionBound {
     // Scratch: bytes on each resource while computing one bound, and which entries to clear after.
     private final double[] load;
     private final int[] touched;
+    /** The estimator's view of the uplinks, when there is a topology. */
+    private final FlowEstimator.Prepared uplinks;
+    /**
+     * With uplinks: each value's host in {@link #uplinks}' numbering, registered there when first needed (a search
+     * over many candidates meets few of them), {@link #UNSEEN} until then.
+     */
+    private final int[] hostNumber;
+    // Scratch for uplinks, in the estimator's numbering of resources: bytes on each, which to clear, one flow's path.
+    private double[] uplinkLoad;
+    private final int[] uplinkTouched;
+    private final int[] crossed = new int[FlowEstimator.MAX_UPLINKS];
+    /** No binding finishes sooner than the uplinks that every binding's flows cross need (0 without uplinks). */
+    private final double uplinkFloor;
 
+    /** A bound over the hosts' links and disks only (a full-bisection core). */
     CompletionBound(QueryModel query, BindingSpace space, ClusterState state) {
+        this(query, space, state, new FlowEstimator().prepare(query, state));
+    }
+
+    /** A bound over the resources {@code estimates} shares: the hosts', and with a topology the uplinks. */
+    CompletionBound(QueryModel query, BindingSpace space, ClusterState state, FlowEstimator.Prepared estimates) {
         this.space = space;
         available = new double[space.valueCount() * KINDS];
         disk = new boolean[space.valueCount()];
@@ -97,6 +119,12 @@ final class CompletionBound {
         }
         load = new double[available.length];
         touched = new int[2 * count];
+        uplinks = estimates;
+        hostNumber = new int[estimates.hasUplinks() ? space.valueCount() : 0];
+        Arrays.fill(hostNumber, UNSEEN);
+        uplinkLoad = new double[0];
+        uplinkTouched = new int[estimates.hasUplinks() ? FlowEstimator.MAX_UPLINKS * count : 0];
+        uplinkFloor = hostNumber.length > 0 ? uplinkFloor() : 0;
         boundsBindings = boundsBindings(variables);
         atValues = new double[variables.size()][];
         Map<List<String>, List<Integer>> declarations = new IdentityHashMap<>();
@@ -163,10 +191,11 @@ final class CompletionBound {
     /**
      * A lower bound on every binding's bound, so on its completion: each variable needs at least its best
      * candidate's {@link #atValue}, and the k variables of a group of distinct ones at least the k-th best of their
-     * candidates' (a candidate counting with the variable it suits best). 0 when nothing is known.
+     * candidates' (a candidate counting with the variable it suits best), and with a topology the uplinks every
+     * binding's flows cross ({@link #uplinkFloor}). 0 when nothing is known.
      */
     double ofAnyBinding() {
-        double floor = 0;
+        double floor = uplinkFloor;
         for (int v = 0; v < atValues.length; v++) {
             if (boundsBindings[v]) {
                 floor = Math.max(floor, Arrays.stream(atValues[v]).min().orElse(0));
@@ -194,9 +223,89 @@ final class CompletionBound {
         return floor;
     }
 
+    /**
+     * The busiest uplink's bytes over its rate, counting for each flow of known size with at most one variable end
+     * the uplinks it crosses whatever that variable's value (as when the fixed end's rack holds no candidate, or all
+     * the candidates share a rack): every binding's flows cross them.
+     */
+    private double uplinkFloor() {
+        double[] sure = new double[0];
+        int[] common = new int[FlowEstimator.MAX_UPLINKS];
+        int[] path = new int[FlowEstimator.MAX_UPLINKS];
+        for (int f = 0; f < bytes.length; f++) {
+            if (sourceVariable[f] >= 0 && destinationVariable[f] >= 0) {
+                continue; // both ends vary: left to the per-binding bound
+            }
+            int[] sources = sourceVariable[f] >= 0 ? space.candidates(sourceVariable[f]) : new int[] {sourceValue[f]};
+            int[] destinations = destinationVariable[f] >= 0
+                    ? space.candidates(destinationVariable[f])
+                    : new int[] {destinationValue[f]};
+            int shared = -1; // how many uplinks every value so far crosses, in common[]; -1 before the first
+            for (int source : sources) {
+                for (int destination : destinations) {
+                    int crossing = uplinksBetween(source, destination, path);
+                    sure = covering(sure);
+                    shared = shared < 0 ? copy(path, crossing, common) : intersect(common, shared, path, crossing);
+                }
+            }
+            for (int i = 0; i < shared; i++) {
+                sure[common[i]] += bytes[f];
+            }
+        }
+        double floor = 0;
+        for (int uplink = 0; uplink < sure.length; uplink++) {
+            if (sure[uplink] > 0) {
+                double rate = uplinks.available(uplink);
+                floor = Math.max(floor, rate > 0 ? sure[uplink] / rate : Double.POSITIVE_INFINITY);
+            }
+        }
+        return floor;
+    }
+
+    /** The uplinks a flow between two values crosses, into {@code path}; none unless it is a network flow. */
+    private int uplinksBetween(int source, int destination, int[] path) {
+        if (disk[source] || disk[destination] || source == destination) {
+            return 0;
+        }
+        return uplinks.uplinks(unknown[source] ? -1 : hostOf(source), hostOf(destination), path, 0);
+    }
+
+    /** A value's host in {@link #uplinks}' numbering, registering it the first time. */
+    private int hostOf(int value) {
+        if (hostNumber[value] == UNSEEN) {
+            hostNumber[value] = uplinks.host(space.value(value));
+        }
+        return hostNumber[value];
+    }
+
+    /** {@code loads} grown to cover every resource {@link #uplinks} has numbered (hosts it met since then brought uplinks). */
+    private double[] covering(double[] loads) {
+        return loads.length < uplinks.resourceCount() ? Arrays.copyOf(loads, uplinks.resourceCount()) : loads;
+    }
+
+    private static int copy(int[] from, int length, int[] into) {
+        System.arraycopy(from, 0, into, 0, length);
+        return length;
+    }
+
+    /** Keeps in {@code common} those of its first {@code length} that {@code path} has too; returns how many. */
+    private static int intersect(int[] common, int length, int[] path, int pathLength) {
+        int kept = 0;
+        for (int i = 0; i < length; i++) {
+            for (int j = 0; j < pathLength; j++) {
+                if (common[i] == path[j]) {
+                    common[kept++] = common[i];
+                    break;
+                }
+            }
+        }
+        return kept;
+    }
+
     /** Seconds; 0 when no flow's size is known, +∞ when a flow must cross a resource with nothing available. */
     double of(int[] binding) {
         int used = 0;
+        int usedUplinks = 0;
         for (int f = 0; f < bytes.length; f++) {
             int source = sourceVariable[f] < 0 ? sourceValue[f] : binding[sourceVariable[f]];
             int destination = destinationVariable[f] < 0 ? destinationValue[f] : binding[destinationVariable[f]];
@@ -211,6 +320,17 @@ final class CompletionBound {
                 }
                 load[resource] += bytes[f];
             }
+            if (hostNumber.length > 0) {
+                int crossing = uplinksBetween(source, destination, crossed);
+                uplinkLoad = covering(uplinkLoad);
+                for (int i = 0; i < crossing; i++) {
+                    int uplink = crossed[i];
+                    if (uplinkLoad[uplink] == 0) {
+                        uplinkTouched[usedUplinks++] = uplink;
+                    }
+                    uplinkLoad[uplink] += bytes[f];
+                }
+            }
         }
         double bound = 0;
         for (int i = 0; i < used; i++) {
@@ -218,6 +338,12 @@ final class CompletionBound {
             double rate = available[resource];
             bound = Math.max(bound, rate > 0 ? load[resource] / rate : Double.POSITIVE_INFINITY);
             load[resource] = 0;
+        }
+        for (int i = 0; i < usedUplinks; i++) {
+            int uplink = uplinkTouched[i];
+            double rate = uplinks.available(uplink);
+            bound = Math.max(bound, rate > 0 ? uplinkLoad[uplink] / rate : Double.POSITIVE_INFINITY);
+            uplinkLoad[uplink] = 0;
         }
         return bound;
     }

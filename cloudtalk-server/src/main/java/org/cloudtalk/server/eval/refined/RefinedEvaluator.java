@@ -162,10 +162,10 @@ public final class RefinedEvaluator implements Evaluator {
 
         Search(QueryModel query, ClusterState state, Map<String, String> start, int budget, Deadline deadline) {
             this.space = new BindingSpace(query);
-            this.bound = new CompletionBound(query, space, state);
+            this.estimates = estimator.prepare(query, state);
+            this.bound = new CompletionBound(query, space, state, estimates);
             this.budget = budget;
             this.deadline = deadline;
-            this.estimates = estimator.prepare(query, state);
             this.floor = bound.ofAnyBinding();
             this.current = space.of(start);
             this.cost = estimate(current);
