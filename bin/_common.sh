@@ -3,20 +3,20 @@
 
 CLOUDTALK_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# ensure_built MODULE: build MODULE (and what it needs) unless its last build by this script is newer than every
-# pom.xml and main source file of the tree (a tree updated by git pull rebuilds; an unchanged one starts at once).
+# ensure_built MODULE: build MODULE (and what it needs) unless its runtime libs are newer than every pom.xml and main
+# source file of the tree: a tree updated by git pull rebuilds, one just built by mvn starts at once.
 ensure_built() {
   local module="$1"
-  local stamp="$CLOUDTALK_HOME/$module/target/.built-by-bin"
-  if [ ! -f "$stamp" ] || [ ! -d "$CLOUDTALK_HOME/$module/target/lib" ] \
+  local lib="$CLOUDTALK_HOME/$module/target/lib"
+  if [ ! -d "$CLOUDTALK_HOME/$module/target/classes" ] || [ ! -d "$lib" ] \
     || [ -n "$(cd "$CLOUDTALK_HOME" && find . -path ./.git -prune -o \( -name pom.xml -o -path '*/src/main/*' \) \
-      -type f -newer "$stamp" -print -quit)" ]; then
+      -type f -newer "$lib" -print -quit)" ]; then
     echo "cloudtalk: building $module..." >&2
-    # target/lib is rebuilt from scratch: a jar a module no longer needs must not stay on the class path.
-    rm -rf "$CLOUDTALK_HOME/$module/target/lib"
+    # From scratch: a jar the module no longer needs must not stay on the class path, and the directory's time
+    # becomes the build's.
+    rm -rf "$lib"
     (cd "$CLOUDTALK_HOME" && mvn -B -q -ntp -DskipTests -Dspotless.skip=true -pl "$module" -am package) >&2 \
       || { echo "cloudtalk: build of $module failed" >&2; exit 70; }
-    touch "$stamp"
   fi
 }
 
