@@ -2,7 +2,6 @@ package org.cloudtalk.server.query;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.cloudtalk.client.api.ApiError;
 
 /**
@@ -10,7 +9,8 @@ import org.cloudtalk.client.api.ApiError;
  * fewer than {@code maxInFlight} of its queries queued or running. Refusals are cheap and happen on the I/O thread, so
  * a tenant flooding the server fills neither the worker queue nor the workers that other tenants need.
  *
- * <p>Concurrency: thread-safe; the rate limiter locks briefly, in-flight counts are atomic per tenant.
+ * <p>Concurrency: thread-safe; the rate limiter locks briefly, a tenant's in-flight count changes atomically in the
+ * map.
  */
 public final class Admission {
     /** A granted admission: release it when the query is answered. */
@@ -21,7 +21,7 @@ public final class Admission {
 
     private final TenantRateLimiter rateLimiter;
     private final int maxInFlight;
-    private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
 
     public Admission(TenantLimits limits, int maxInFlight) {
         if (maxInFlight < 1) {
@@ -36,16 +36,21 @@ public final class Admission {
         if (!rateLimiter.tryAcquire(tenant)) {
             throw new QueryRejectedException(ApiError.RATE_LIMITED, "tenant " + tenant + " is over its query rate");
         }
-        AtomicInteger count = inFlight.computeIfAbsent(tenant, unused -> new AtomicInteger());
-        if (count.incrementAndGet() > maxInFlight) {
-            count.decrementAndGet();
+        // One atomic step per change: a count that reached zero leaves the map in the same step, so no thread can
+        // hold a slot on a counter the map no longer has.
+        boolean[] admitted = {false};
+        inFlight.compute(tenant, (unused, count) -> {
+            int held = count == null ? 0 : count;
+            if (held >= maxInFlight) {
+                return count;
+            }
+            admitted[0] = true;
+            return held + 1;
+        });
+        if (!admitted[0]) {
             throw new QueryRejectedException(
                     ApiError.RATE_LIMITED, "tenant " + tenant + " already has " + maxInFlight + " queries in progress");
         }
-        return () -> {
-            if (count.decrementAndGet() == 0) {
-                inFlight.remove(tenant, count);
-            }
-        };
+        return () -> inFlight.computeIfPresent(tenant, (unused, count) -> count <= 1 ? null : count - 1);
     }
 }
