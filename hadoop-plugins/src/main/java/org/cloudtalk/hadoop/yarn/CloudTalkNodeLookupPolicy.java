@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
@@ -25,15 +26,16 @@ import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
  * hosts whose receive links and disks are idle.
  *
  * <p>The scheduler visits nodes in this order for every container and takes the first that fits, so the order is:
- * the hosts the query placed first, then the rest; within each group the least allocated node first (the stock
- * {@code ResourceUsageMultiNodeLookupPolicy}'s key, read at each call, so consecutive reduces spread over the placed
- * hosts instead of piling onto the best one); then CloudTalk's rank. No node is ever left out, so no request waits
+ * the hosts the query placed first, least allocated first (read at each call, so consecutive reduces spread over the
+ * placed hosts instead of piling onto the best one), then CloudTalk's rank; then the other nodes as the stock
+ * {@code ResourceUsageMultiNodeLookupPolicy} orders them at each refresh (least allocated first), then by rank. A
+ * call sorts the placed hosts only (at most {@code cloudtalk.yarn.reduce.hosts.max}), not the partition. No node is ever left out, so no request waits
  * for a "best" node. Maps with local data still find their node: the scheduler matches locality on every node it
  * visits.
  *
  * <p>The query runs on the scheduler's node-sorting thread once per sorting interval, never while a container
  * waits; without a usable answer (server slow, down or wrong: counted in the {@code CloudTalkYarnPlacement} metrics)
- * the order is the stock policy's: least allocated first.
+ * the order is the stock policy's: least allocated at the refresh first.
  *
  * <p>The scheduler builds the policy by reflection without a configuration, so its keys come from the
  * ResourceManager's {@code yarn-site.xml} on the class path.
@@ -64,16 +66,25 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
     }
 
     /** A node with its place in the ranking, fixed until the next refresh. */
-    private record Placed<N>(N node, boolean preferred, int position) {}
+    private record Placed<N>(N node, int position) {}
 
-    /** A partition's nodes as last refreshed, the hosts last asked about, the answer and when it was asked. */
-    private record Snapshot<N>(List<Placed<N>> nodes, Set<String> asked, Optional<Ranking> ranking, long askedAt) {}
+    /**
+     * A partition as last refreshed: the hosts the answer placed (ordered at every call), then the other nodes in the
+     * order fixed at the refresh; the hosts last asked about, the answer and when it was asked.
+     */
+    private record Snapshot<N>(
+            List<Placed<N>> preferred, List<N> rest, Set<String> asked, Optional<Ranking> ranking, long askedAt) {}
 
-    /** A node's ordering key, read once per call: allocations change while the scheduler runs. */
-    private record Keyed<N>(N node, boolean preferred, long memory, long vcores, int position) {}
+    /** A node's ordering key: its allocation when read and its place in the ranking. */
+    private record Keyed<N>(N node, long memory, long vcores, int position) {
+        static <N extends SchedulerNode> Keyed<N> of(Placed<N> placed) {
+            var allocated = placed.node().getAllocatedResource();
+            return new Keyed<>(
+                    placed.node(), allocated.getMemorySize(), allocated.getVirtualCores(), placed.position());
+        }
+    }
 
-    private static final Comparator<Keyed<?>> ORDER = Comparator.<Keyed<?>, Boolean>comparing(k -> !k.preferred())
-            .thenComparingLong(Keyed::memory)
+    private static final Comparator<Keyed<?>> ORDER = Comparator.<Keyed<?>>comparingLong(Keyed::memory)
             .thenComparingLong(Keyed::vcores)
             .thenComparingInt(Keyed::position);
 
@@ -97,42 +108,52 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
                 last != null && last.asked().equals(distinct) && System.nanoTime() - last.askedAt() < refreshNanos;
         long askedAt = fresh ? last.askedAt() : System.nanoTime();
         Optional<Ranking> ranking = fresh ? last.ranking() : preference.rank(distinct);
-        List<Placed<N>> placed = new ArrayList<>(list.size());
+        List<Placed<N>> preferred = new ArrayList<>();
+        List<Keyed<N>> rest = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             String endpoint = nodeEndpoints.get(i);
-            int byName = i;
-            placed.add(ranking.map(r -> new Placed<>(list.get(byName), r.preferred(endpoint), r.position(endpoint)))
-                    .orElseGet(() -> new Placed<>(list.get(byName), false, byName)));
+            Placed<N> placed = new Placed<>(
+                    list.get(i), ranking.isPresent() ? ranking.get().position(endpoint) : i);
+            if (ranking.isPresent() && ranking.get().preferred(endpoint)) {
+                preferred.add(placed);
+            } else {
+                rest.add(Keyed.of(placed));
+            }
         }
-        partitions.put(partition, new Snapshot<>(placed, distinct, ranking, askedAt));
+        // The rest is ordered here, as the stock policy orders every node: a call then costs the few placed hosts'
+        // sort, not the partition's.
+        rest.sort(ORDER);
+        partitions.put(
+                partition,
+                new Snapshot<>(
+                        List.copyOf(preferred), rest.stream().map(Keyed::node).toList(), distinct, ranking, askedAt));
     }
 
     @Override
     public Iterator<N> getPreferredNodeIterator(Collection<N> nodes, String partition) {
-        return getNodesPerPartition(partition).iterator();
+        return order(partition).iterator();
     }
 
     @Override
     public Set<N> getNodesPerPartition(String partition) {
+        Set<N> ordered = new LinkedHashSet<>();
+        order(partition).forEach(ordered::add);
+        return ordered;
+    }
+
+    /** The placed hosts, least allocated now first, then the rest as ordered at the refresh. */
+    private Iterable<N> order(String partition) {
         Snapshot<N> snapshot = partitions.get(partition);
         if (snapshot == null) {
-            return Set.of();
+            return List.of();
         }
-        List<Keyed<N>> keyed = new ArrayList<>(snapshot.nodes().size());
-        for (Placed<N> placed : snapshot.nodes()) {
-            var allocated = placed.node().getAllocatedResource();
-            keyed.add(new Keyed<>(
-                    placed.node(),
-                    placed.preferred(),
-                    allocated.getMemorySize(),
-                    allocated.getVirtualCores(),
-                    placed.position()));
+        if (snapshot.preferred().isEmpty()) {
+            return snapshot.rest();
         }
-        keyed.sort(ORDER);
-        Set<N> ordered = new LinkedHashSet<>(keyed.size() * 2);
-        for (Keyed<N> key : keyed) {
-            ordered.add(key.node());
-        }
-        return ordered;
+        List<Keyed<N>> placed = new ArrayList<>(snapshot.preferred().size());
+        snapshot.preferred().forEach(node -> placed.add(Keyed.of(node)));
+        placed.sort(ORDER);
+        return () -> Stream.concat(placed.stream().map(Keyed::node), snapshot.rest().stream())
+                .iterator();
     }
 }

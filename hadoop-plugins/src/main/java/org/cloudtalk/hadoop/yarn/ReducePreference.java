@@ -2,11 +2,15 @@ package org.cloudtalk.hadoop.yarn;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintClient;
 import org.cloudtalk.hadoop.hint.HintMetrics;
@@ -16,8 +20,9 @@ import org.cloudtalk.lang.build.QueryBuilder;
 
 /**
  * Asks CloudTalk §5.3's reduce query — m reduces each receiving from unknown senders and writing to its disk at the
- * same rate, over a partition's hosts — and keeps the answer as a ranking: the m placed hosts in the order the
- * answer binds them, then the others by their best score.
+ * same rate, over a partition's hosts (a random sample of {@code cloudtalk.yarn.candidates.max} of them on a large
+ * partition) — and keeps the answer as a ranking: the m placed hosts in the order the answer binds them, then the
+ * other candidates by their best score; hosts left out of the sample are not ranked.
  *
  * <p>Concurrency: thread-safe (no mutable state of its own).
  */
@@ -55,8 +60,13 @@ final class ReducePreference {
         if (endpoints.size() < 2) {
             return Optional.empty();
         }
-        int placed = settings.preferredHosts(endpoints.size());
-        List<String> candidates = List.copyOf(endpoints);
+        List<String> candidates = new ArrayList<>(endpoints);
+        if (candidates.size() > settings.maxCandidates()) {
+            // §4.3: a random sample; the hosts left out of it rank after the sampled ones.
+            Collections.shuffle(candidates, ThreadLocalRandom.current());
+            candidates = candidates.subList(0, settings.maxCandidates());
+        }
+        int placed = settings.preferredHosts(candidates.size());
         Query query;
         try {
             query = QueryBuilder.reducers(placed, candidates, settings.reduceBytes())
@@ -65,7 +75,7 @@ final class ReducePreference {
             hints.fallback(Fallback.ERROR, "cannot build the reduce query: " + e.getMessage());
             return Optional.empty();
         }
-        return hints.preferenceOrder(query, endpoints).map(order -> {
+        return hints.preferenceOrder(query, new LinkedHashSet<>(candidates)).map(order -> {
             Map<String, Integer> positions = new HashMap<>();
             for (int i = 0; i < order.size(); i++) {
                 positions.put(order.get(i), i);

@@ -17,8 +17,10 @@ import org.cloudtalk.hadoop.hint.HintSettings;
  * @param reduceBytes the data each reduce is assumed to receive and write; only its equality across hosts matters
  * @param refresh the shortest time between two queries for the same hosts, whatever the scheduler's sorting interval
  */
-public record YarnHintSettings(HintSettings hints, int maxPreferredHosts, long reduceBytes, Duration refresh) {
+public record YarnHintSettings(
+        HintSettings hints, int maxPreferredHosts, int maxCandidates, long reduceBytes, Duration refresh) {
     public static final String MAX_PREFERRED_HOSTS = "cloudtalk.yarn.reduce.hosts.max";
+    public static final String MAX_CANDIDATES = "cloudtalk.yarn.candidates.max";
     public static final String REFRESH_MS = "cloudtalk.yarn.refresh.ms";
     public static final String REDUCE_BYTES = "cloudtalk.yarn.reduce.bytes";
     public static final long DEFAULT_DEADLINE_MS = 200;
@@ -33,11 +35,14 @@ public record YarnHintSettings(HintSettings hints, int maxPreferredHosts, long r
                 HintSettings.from(conf, DEFAULT_DEADLINE_MS),
                 // Two flows per placed host; the server's default limits allow 100 variables and 1000 flows.
                 (int) HintSettings.number(conf, MAX_PREFERRED_HOSTS, 50, 1, 100),
+                // Variables x candidates must stay within the server's limit on candidate values (10,000 by
+                // default): 50 x 100 does, 50 x a 1,000-node partition would be refused.
+                (int) HintSettings.number(conf, MAX_CANDIDATES, 100, 2, 10_000),
                 HintSettings.number(conf, REDUCE_BYTES, 1L << 30, 1, Long.MAX_VALUE / 4),
                 Duration.ofMillis(HintSettings.number(conf, REFRESH_MS, 1000, 0, 3_600_000)));
     }
 
-    /** How many of {@code nodes} hosts the reduce query places. */
+    /** How many of {@code nodes} candidate hosts the reduce query places. */
     int preferredHosts(int nodes) {
         return Math.min(maxPreferredHosts, (nodes + 1) / 2);
     }

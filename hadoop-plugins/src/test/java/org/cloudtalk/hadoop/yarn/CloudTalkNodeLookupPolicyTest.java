@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.ResourceUsageMultiNodeLookupPolicy;
+import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintSettings;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
 import org.junit.jupiter.api.AfterAll;
@@ -103,6 +104,33 @@ class CloudTalkNodeLookupPolicyTest {
         policy.addAndRefreshNodesSet(List.copyOf(nodes.subList(0, 5)), PARTITION);
         assertThat(policy.metrics().queries()).as("a node left: asked again").isEqualTo(queries + 2);
         assertThat(hosts(policy)).hasSize(5);
+    }
+
+    @Test
+    void aLargePartitionIsAskedAboutASampleWithinTheServersLimits() throws Exception {
+        // 50 placed hosts over 300 candidates would be 15,000 candidate values: over the server's default 10,000.
+        List<String> many = new ArrayList<>();
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            many.add("10.7." + (i / 250) + "." + (1 + i % 250));
+            nodes.add(new Node(many.get(i), 8041, 0));
+        }
+        Path manyDir = Files.createTempDirectory("cloudtalk-policy-many");
+        try (ControlledCloudTalk server = ControlledCloudTalk.start(manyDir, many)) {
+            Configuration conf = conf(0);
+            conf.set(HintSettings.SERVER_URI, server.uri());
+            CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf);
+            long used = policy.metrics().answersUsed();
+            long refused = policy.metrics().fallbacks(Fallback.REFUSED);
+
+            policy.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+
+            assertThat(policy.metrics().fallbacks(Fallback.REFUSED)).isEqualTo(refused);
+            assertThat(policy.metrics().answersUsed()).isEqualTo(used + 1);
+            assertThat(hosts(policy)).hasSize(300).doesNotHaveDuplicates();
+        } finally {
+            FileUtil.fullyDelete(manyDir.toFile());
+        }
     }
 
     @Test
