@@ -3,13 +3,10 @@ package org.cloudtalk.hadoop.mapreduce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -28,14 +25,12 @@ class SlowHostsTest {
     private static final Set<String> HOSTS = Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5");
     private static final org.apache.hadoop.fs.Path FILE = new org.apache.hadoop.fs.Path("/data/part-0");
 
-    private static Path dir;
     private static ControlledCloudTalk cloudTalk;
     private static HintClient hints;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("cloudtalk-maps");
-        cloudTalk = ControlledCloudTalk.start(dir, HOSTS);
+        cloudTalk = ControlledCloudTalk.start(HOSTS);
         Configuration conf = new Configuration(false);
         conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
         conf.setLong(HintSettings.DEADLINE_MS, 2000);
@@ -49,7 +44,6 @@ class SlowHostsTest {
         if (cloudTalk != null) {
             cloudTalk.close();
         }
-        FileUtil.fullyDelete(dir.toFile());
     }
 
     @BeforeEach

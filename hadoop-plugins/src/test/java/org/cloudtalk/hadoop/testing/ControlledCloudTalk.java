@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.FileUtil;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
@@ -26,20 +27,40 @@ public final class ControlledCloudTalk implements AutoCloseable {
     private static final double DISK_BYTES = 2e8;
 
     private final Path statusFile;
+    /** A directory the instance created and removes on close; null when the caller owns it. */
+    private final Path ownDirectory;
+
     private final AtomicLong version = new AtomicLong(System.currentTimeMillis());
     private int port;
     private CloudTalkServer server;
 
-    private ControlledCloudTalk(Path statusFile) {
+    private ControlledCloudTalk(Path statusFile, Path ownDirectory) {
         this.statusFile = statusFile;
+        this.ownDirectory = ownDirectory;
     }
 
+    /** A server with every one of {@code idle} idle, its status file in {@code dir}. */
     public static ControlledCloudTalk start(Path dir, Collection<String> idle)
             throws IOException, InterruptedException {
-        ControlledCloudTalk cloudTalk = new ControlledCloudTalk(dir.resolve("status.json"));
-        cloudTalk.load(idle, Set.of());
-        cloudTalk.startServer();
-        return cloudTalk;
+        return start(new ControlledCloudTalk(dir.resolve("status.json"), null), idle);
+    }
+
+    /** A server with every one of {@code idle} idle, its status file in a directory of its own, removed on close. */
+    public static ControlledCloudTalk start(Collection<String> idle) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("cloudtalk-controlled");
+        return start(new ControlledCloudTalk(dir.resolve("status.json"), dir), idle);
+    }
+
+    private static ControlledCloudTalk start(ControlledCloudTalk cloudTalk, Collection<String> idle)
+            throws IOException, InterruptedException {
+        try {
+            cloudTalk.load(idle, Set.of());
+            cloudTalk.startServer();
+            return cloudTalk;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cloudTalk.close();
+            throw e;
+        }
     }
 
     public String uri() {
@@ -123,6 +144,9 @@ public final class ControlledCloudTalk implements AutoCloseable {
     @Override
     public void close() {
         stopServer();
+        if (ownDirectory != null) {
+            FileUtil.fullyDelete(ownDirectory.toFile());
+        }
     }
 
     private static String host(String address, double used, double readUsed) {

@@ -3,14 +3,11 @@ package org.cloudtalk.hadoop.yarn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -33,13 +30,11 @@ class CloudTalkNodeLookupPolicyTest {
     private static final List<String> HOSTS =
             List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7");
 
-    private static Path dir;
     private static ControlledCloudTalk cloudTalk;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("cloudtalk-policy");
-        cloudTalk = ControlledCloudTalk.start(dir, HOSTS);
+        cloudTalk = ControlledCloudTalk.start(HOSTS);
     }
 
     @AfterAll
@@ -47,7 +42,6 @@ class CloudTalkNodeLookupPolicyTest {
         if (cloudTalk != null) {
             cloudTalk.close();
         }
-        FileUtil.fullyDelete(dir.toFile());
     }
 
     @BeforeEach
@@ -115,8 +109,7 @@ class CloudTalkNodeLookupPolicyTest {
             many.add("10.7." + (i / 250) + "." + (1 + i % 250));
             nodes.add(new Node(many.get(i), 8041, 0));
         }
-        Path manyDir = Files.createTempDirectory("cloudtalk-policy-many");
-        try (ControlledCloudTalk server = ControlledCloudTalk.start(manyDir, many)) {
+        try (ControlledCloudTalk server = ControlledCloudTalk.start(many)) {
             Configuration conf = conf(0);
             conf.set(HintSettings.SERVER_URI, server.uri());
             CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf);
@@ -128,8 +121,6 @@ class CloudTalkNodeLookupPolicyTest {
             assertThat(policy.metrics().fallbacks(Fallback.REFUSED)).isEqualTo(refused);
             assertThat(policy.metrics().answersUsed()).isEqualTo(used + 1);
             assertThat(hosts(policy)).hasSize(300).doesNotHaveDuplicates();
-        } finally {
-            FileUtil.fullyDelete(manyDir.toFile());
         }
     }
 

@@ -10,7 +10,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.MultiNodeLookupPolicy;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.ResourceUsageMultiNodeLookupPolicy;
 import org.cloudtalk.hadoop.hint.Fallback;
@@ -48,8 +47,7 @@ public final class NodeOrderBench {
             for (int i = 0; i < size; i++) {
                 nodes.add(new CloudTalkNodeLookupPolicyTest.Node(hosts.get(i), 8041, (i % 7) * 512L));
             }
-            Path dir = Files.createTempDirectory("cloudtalk-node-order");
-            try (ControlledCloudTalk cloudTalk = ControlledCloudTalk.start(dir, hosts)) {
+            try (ControlledCloudTalk cloudTalk = ControlledCloudTalk.start(hosts)) {
                 Configuration conf = new Configuration(false);
                 conf.set(HintSettings.SERVER_URI, cloudTalk.uri());
                 conf.setLong(HintSettings.DEADLINE_MS, 10_000);
@@ -78,8 +76,6 @@ public final class NodeOrderBench {
                         Files.writeString(csv, row + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
                     }
                 }
-            } finally {
-                FileUtil.fullyDelete(dir.toFile());
             }
         }
         System.exit(0);
