@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.cloudtalk.itchy.store.Generations;
 import org.cloudtalk.itchy.store.ItchyStore;
+import org.cloudtalk.itchy.store.RowBatch;
 
 /**
  * What reading and writing Itchy's rows costs per row on the benchmark's set-up ({@code bin/itchy bench-hbase ROWS}):
