@@ -28,6 +28,7 @@ import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.itchy.examples.DataGenerator;
+import org.cloudtalk.itchy.examples.ExampleJobs;
 import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
 import org.cloudtalk.itchy.mo.TouchedKeys;

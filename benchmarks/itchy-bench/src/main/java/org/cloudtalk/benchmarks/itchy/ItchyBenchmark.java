@@ -1,4 +1,4 @@
-package org.cloudtalk.itchy;
+package org.cloudtalk.benchmarks.itchy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +21,14 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.ItchyConf;
+import org.cloudtalk.itchy.ItchyCounters;
+import org.cloudtalk.itchy.ItchyJob;
+import org.cloudtalk.itchy.ItchyMode;
+import org.cloudtalk.itchy.ItchyOutput;
+import org.cloudtalk.itchy.MiniClusters;
 import org.cloudtalk.itchy.examples.DataGenerator;
+import org.cloudtalk.itchy.examples.ExampleJobs;
 import org.cloudtalk.itchy.store.ItchyStore;
 
 /**
@@ -29,7 +36,8 @@ import org.cloudtalk.itchy.store.ItchyStore;
  * and the local job runner, for Job1, Job2 and WordCount over the same generated data — the first job without Itchy,
  * then, for the technique the decision model picks and for the alternatives, the first job with Itchy and an increment
  * of 1% appended records; finally a plain job recomputing everything. Reports runtime, input bytes mapped and HBase
- * storage, checks every increment's result equals the recompute, and writes a CSV and an SVG chart.
+ * storage, checks every increment's result equals the recompute, and writes a CSV and two charts
+ * ({@link BenchmarkChart}).
  *
  * <p>With several rounds ({@code bin/itchy bench MB CSV JOBS ROUNDS}) each round repeats all of it on a table of its
  * own, and the report gives each time's median over the rounds: on a shared machine one run of a 40 s job moves by
@@ -212,9 +220,8 @@ public final class ItchyBenchmark {
         System.out.println(
                 "* = the decision model's choice" + (rounds > 1 ? "; times are medians of " + rounds + " rounds" : ""));
         Files.writeString(java.nio.file.Path.of(csv), out);
-        String svg = csv.replaceFirst("\\.csv$", "") + ".svg";
-        Files.writeString(java.nio.file.Path.of(svg), BenchmarkChart.svg(rows));
-        System.out.println("wrote " + csv + " and " + svg);
+        List<String> charts = BenchmarkChart.write(rows, csv.replaceFirst("\\.csv$", ""));
+        System.out.println("wrote " + csv + " and " + String.join(", ", charts));
     }
 
     /** Writes {@code rows} generated rows with {@code seed} to a file; returns its bytes. */
@@ -426,22 +433,26 @@ public final class ItchyBenchmark {
      * key-only scan of its rows. Store-file sizes would also count compactions in progress and the other jobs.
      */
     private static long hbaseBytes(Configuration conf, String name) throws IOException {
-        byte[] signature = HexFormat.of()
-                .parseHex(ItchyJob.recordOf(conf, name).orElseThrow().signature());
         try (Connection connection = ConnectionFactory.createConnection(conf);
-                Table table = connection.getTable(ItchyStore.table(conf));
-                ResultScanner scanner = table.getScanner(new Scan()
-                        .setStartStopRowForPrefixScan(signature)
-                        .setFilter(new KeyOnlyFilter(true))
-                        .setCaching(1000))) {
+                Table table = connection.getTable(ItchyStore.table(conf))) {
+            byte[] signature = HexFormat.of()
+                    .parseHex(ItchyStore.record(connection, conf, name)
+                            .orElseThrow()
+                            .signature());
+            Scan scan = new Scan()
+                    .setStartStopRowForPrefixScan(signature)
+                    .setFilter(new KeyOnlyFilter(true))
+                    .setCaching(1000);
             long bytes = 0;
-            for (Result result : scanner) {
-                for (Cell cell : result.rawCells()) {
-                    bytes += cell.getRowLength()
-                            + cell.getFamilyLength()
-                            + cell.getQualifierLength()
-                            + Long.BYTES
-                            + Bytes.toInt(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+            try (ResultScanner scanner = table.getScanner(scan)) {
+                for (Result result : scanner) {
+                    for (Cell cell : result.rawCells()) {
+                        bytes += cell.getRowLength()
+                                + cell.getFamilyLength()
+                                + cell.getQualifierLength()
+                                + Long.BYTES
+                                + Bytes.toInt(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+                    }
                 }
             }
             return bytes;

@@ -1,20 +1,20 @@
-package org.cloudtalk.itchy;
+package org.cloudtalk.itchy.examples;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.DoubleWritable;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.cloudtalk.itchy.examples.Lineitem;
-import org.cloudtalk.itchy.examples.LongPairWritable;
-import org.cloudtalk.itchy.examples.Sales;
-import org.cloudtalk.itchy.examples.WordCount;
+import org.cloudtalk.itchy.ItchyJob;
 
-/** The example jobs as the tests and the benchmark run them: two reducers each, so partitions matter. */
-final class ExampleJobs {
+/**
+ * The example jobs as Itchy jobs, as the tests and the benchmark ({@code benchmarks/itchy-bench}) run them: two reducers
+ * each, so partitions matter.
+ */
+public final class ExampleJobs {
     private ExampleJobs() {}
 
-    static ItchyJob wordCount(Configuration conf, String name) {
+    public static ItchyJob wordCount(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(WordCount.TokenMapper.class)
                 .combiner(WordCount.SumReducer.class)
@@ -25,7 +25,7 @@ final class ExampleJobs {
                 .reducers(2);
     }
 
-    static ItchyJob jobAvg(Configuration conf, String name) {
+    public static ItchyJob jobAvg(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(Sales.CategoryPriceMapper.class)
                 .reducer(Sales.AverageReducer.class)
@@ -34,7 +34,7 @@ final class ExampleJobs {
                 .reducers(2);
     }
 
-    static ItchyJob jobSum(Configuration conf, String name) {
+    public static ItchyJob jobSum(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(Sales.CategoryPriceMapper.class)
                 .combiner(Sales.SumReducer.class)
@@ -45,7 +45,7 @@ final class ExampleJobs {
                 .reducers(2);
     }
 
-    static ItchyJob job1(Configuration conf, String name) {
+    public static ItchyJob job1(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(Lineitem.Job1Mapper.class)
                 .combiner(Lineitem.Job1Combiner.class)
@@ -55,7 +55,7 @@ final class ExampleJobs {
                 .reducers(2);
     }
 
-    static ItchyJob job2(Configuration conf, String name) {
+    public static ItchyJob job2(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(Lineitem.Job2Mapper.class)
                 .reducer(Lineitem.Job2Reducer.class)

@@ -1,4 +1,4 @@
-package org.cloudtalk.itchy;
+package org.cloudtalk.benchmarks.itchy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.cloudtalk.itchy.MiniClusters;
 import org.cloudtalk.itchy.store.Generations;
 import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.store.RowBatch;
