@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.cloudtalk.itchy.store.JobRecord;
+import org.cloudtalk.itchy.technique.Parallel;
 
 /** A job's input files as Itchy tracks them: the files under the given paths, and whether processed ones changed. */
 final class InputFiles {

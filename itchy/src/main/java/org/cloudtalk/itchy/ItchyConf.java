@@ -24,38 +24,11 @@ public final class ItchyConf {
      */
     public static final String BULK_SPILL_BYTES = "itchy.bulk.spill.bytes";
 
-    // Set by ItchyJob for its tasks.
-    static final String USER_MAPPER = "itchy.user.mapper";
-    static final String USER_REDUCER = "itchy.user.reducer";
-    static final String USER_COMBINER = "itchy.user.combiner";
-    static final String USER_MAP_KEY = "itchy.user.map.key";
-    static final String USER_MAP_VALUE = "itchy.user.map.value";
-    static final String TASK_MODE = "itchy.task.mode";
-    /** Whether the job's reducers store incremental data (a QMC increment's key pass does, its main job not). */
-    static final String STORES = "itchy.task.stores";
-
-    static final String SIGNATURE = "itchy.task.signature";
-    static final String INCREMENT = "itchy.task.increment";
-    /** The generation this run stores its cells under ({@code ItchyStore.newGeneration}). */
-    static final String GENERATION = "itchy.task.generation";
-    /** The committed generations, whose cells the run reads. */
-    static final String VISIBLE = "itchy.task.visible";
-
-    static final String DATASETS = "itchy.task.datasets";
-    static final String OUTPUT_DATASET = "itchy.task.output.dataset";
-    static final String OUTPUT_DIRS = "itchy.task.output.dirs";
-    /** The timestamp of every cell a run stores: one per run, set by the driver, whichever task writes the cell. */
-    static final String TIMESTAMP = "itchy.task.timestamp";
-
-    /** Where a failing task records what it failed with ({@link TaskFailure}). */
-    static final String FAILURES = "itchy.task.failures";
-
-    static final String RELEVANT_KEYS = "itchy.task.relevant.keys";
-    static final String RELEVANT_OFFSETS = "itchy.task.relevant.offsets";
-    static final String RELEVANT_OFFSET_SLICES = "itchy.task.relevant.offset.slices";
-    static final String NEW_DATASETS = "itchy.task.new.datasets";
-    /** Where an MO increment's map tasks note the keys they emit ({@link TouchedKeys}). */
-    static final String MO_TOUCHED_KEYS = "itchy.task.mo.touched.keys";
+    /**
+     * How many distinct keys an MO increment's map task notes for its reducers' read-ahead (default 2000000); beyond
+     * it the task stops noting them, and its reducers read the stored values of the rest one by one.
+     */
+    public static final String MO_TOUCHED_KEYS_MAX = "itchy.mo.touched.keys.max";
 
     /**
      * Checks the user's settings in the driver, before anything runs: a task would otherwise fail on a bad number
@@ -63,7 +36,7 @@ public final class ItchyConf {
      *
      * @throws ItchyException {@code Invalid value V for K: reason}
      */
-    static void validate(Configuration conf) {
+    public static void validate(Configuration conf) {
         String mode = conf.get(MODE);
         if (mode != null) {
             ItchyMode.parse(mode);
@@ -72,7 +45,7 @@ public final class ItchyConf {
         positive(conf, LOOKUP_THREADS);
         positive(conf, CHUNK_BYTES);
         positive(conf, BULK_SPILL_BYTES);
-        positive(conf, TouchedKeys.MAX_PER_MAP);
+        positive(conf, MO_TOUCHED_KEYS_MAX);
         String threshold = conf.getTrimmed(QMC_THRESHOLD);
         if (threshold != null) {
             try {

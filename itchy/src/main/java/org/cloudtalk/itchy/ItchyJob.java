@@ -28,9 +28,28 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.cloudtalk.itchy.decision.DecisionModel;
+import org.cloudtalk.itchy.decision.MapSampler;
+import org.cloudtalk.itchy.merge.MergePlan;
+import org.cloudtalk.itchy.mo.MoPlan;
+import org.cloudtalk.itchy.qmc.QmcInputs;
+import org.cloudtalk.itchy.qmc.QmcPlan;
+import org.cloudtalk.itchy.store.BulkCells;
 import org.cloudtalk.itchy.store.Generations;
 import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.store.JobRecord;
+import org.cloudtalk.itchy.task.ItchyCombiner;
+import org.cloudtalk.itchy.task.ItchyMapper;
+import org.cloudtalk.itchy.task.ItchyOutputFormat;
+import org.cloudtalk.itchy.task.ItchyReducer;
+import org.cloudtalk.itchy.task.ItchyValue;
+import org.cloudtalk.itchy.task.TaskFailure;
+import org.cloudtalk.itchy.task.TaskJars;
+import org.cloudtalk.itchy.technique.Driver;
+import org.cloudtalk.itchy.technique.Run;
+import org.cloudtalk.itchy.technique.TaskKeys;
+import org.cloudtalk.itchy.technique.TaskSettings;
+import org.cloudtalk.itchy.technique.TechniquePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,31 +114,6 @@ public final class ItchyJob {
         @Override
         public String toString() {
             return String.format(java.util.Locale.ROOT, "%s %.2f s", name, seconds);
-        }
-    }
-
-    /**
-     * What the tasks of one run (a first job or an increment) are told: the technique, the increment number, the run's
-     * generation and the committed ones it may read, the datasets (new ones too) and the outputs so far.
-     */
-    record Run(
-            ItchyMode mode,
-            int increment,
-            int generation,
-            Generations visible,
-            List<JobRecord.Dataset> datasets,
-            Set<Integer> newIds,
-            List<String> outputs) {
-        Run {
-            requireNonNull(mode, "mode is null");
-            requireNonNull(visible, "visible is null");
-            datasets = List.copyOf(datasets);
-            newIds = Set.copyOf(newIds);
-            outputs = List.copyOf(outputs);
-        }
-
-        Run withOutputs(List<String> other) {
-            return new Run(mode, increment, generation, visible, datasets, newIds, other);
         }
     }
 
@@ -379,12 +373,12 @@ public final class ItchyJob {
             int generation = ItchyStore.newGeneration(connection, conf, name);
             FileSystem fs = scratch.getFileSystem(conf);
             try {
-                TechniquePlan plan = TechniquePlan.of(record.mode());
+                TechniquePlan plan = plan(record.mode());
                 Run run =
                         new Run(record.mode(), increment, generation, record.generations(), datasets, newIds, outputs);
                 Job job = newJob(run, plan.incrementJobStores(), "increment " + increment, differentialOutput);
                 Optional<Job> before = plan.prepareIncrement(
-                        this, new TechniquePlan.Increment(connection, record, run, files, scratch), job);
+                        driver, new TechniquePlan.Increment(connection, record, run, files, scratch), job);
                 run(job, "increment " + increment);
                 long rowsWritten = rowsWritten(job);
                 List<Path> stored = new ArrayList<>(List.of(differentialOutput));
@@ -417,33 +411,74 @@ public final class ItchyJob {
         }
     }
 
+    /**
+     * What the techniques' plans may ask of this job's runs: a view, so that none of it becomes {@code ItchyJob}'s
+     * public API.
+     */
+    private final Driver driver = new Driver() {
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Configuration configuration() {
+            return conf;
+        }
+
+        @Override
+        public Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
+            return ItchyJob.this.newJob(run, stores, what, output);
+        }
+
+        @Override
+        public void run(Job job, String what) throws IOException, InterruptedException {
+            ItchyJob.this.run(job, what);
+        }
+
+        @Override
+        public void phase(String step, long startNanos) {
+            ItchyJob.this.phase(step, startNanos);
+        }
+    };
+
+    /** The plan of an increment's technique: exhaustive over the modes, so the compiler sees a technique added. */
+    private static TechniquePlan plan(ItchyMode mode) {
+        return switch (mode) {
+            case QMC -> new QmcPlan();
+            case MO -> new MoPlan();
+            case MERGE -> new MergePlan();
+            case AUTO, OFF -> throw new IllegalArgumentException("no incremental technique: " + mode);
+        };
+    }
+
     /** A job of this Itchy job's classes whose tasks run {@code run}; {@code stores}: whether they store cells. */
-    Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
+    private Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
         Job job = Job.getInstance(conf, "itchy " + name + " " + what);
         Configuration jobConf = job.getConfiguration();
-        jobConf.setClass(ItchyConf.USER_MAPPER, mapper, Mapper.class);
-        jobConf.setClass(ItchyConf.USER_REDUCER, reducer, Reducer.class);
-        jobConf.setClass(ItchyConf.USER_MAP_KEY, mapKey, Object.class);
-        jobConf.setClass(ItchyConf.USER_MAP_VALUE, mapValue, Object.class);
-        jobConf.set(ItchyConf.TASK_MODE, run.mode().name());
-        jobConf.setBoolean(ItchyConf.STORES, stores);
-        jobConf.set(ItchyConf.SIGNATURE, signatureHex());
-        jobConf.setInt(ItchyConf.INCREMENT, run.increment());
-        jobConf.setInt(ItchyConf.GENERATION, run.generation());
-        jobConf.set(ItchyConf.VISIBLE, run.visible().encode());
-        jobConf.setInt(ItchyConf.OUTPUT_DATASET, run.increment());
-        jobConf.setLong(ItchyConf.TIMESTAMP, System.currentTimeMillis());
+        jobConf.setClass(TaskKeys.USER_MAPPER, mapper, Mapper.class);
+        jobConf.setClass(TaskKeys.USER_REDUCER, reducer, Reducer.class);
+        jobConf.setClass(TaskKeys.USER_MAP_KEY, mapKey, Object.class);
+        jobConf.setClass(TaskKeys.USER_MAP_VALUE, mapValue, Object.class);
+        jobConf.set(TaskKeys.TASK_MODE, run.mode().name());
+        jobConf.setBoolean(TaskKeys.STORES, stores);
+        jobConf.set(TaskKeys.SIGNATURE, signatureHex());
+        jobConf.setInt(TaskKeys.INCREMENT, run.increment());
+        jobConf.setInt(TaskKeys.GENERATION, run.generation());
+        jobConf.set(TaskKeys.VISIBLE, run.visible().encode());
+        jobConf.setInt(TaskKeys.OUTPUT_DATASET, run.increment());
+        jobConf.setLong(TaskKeys.TIMESTAMP, System.currentTimeMillis());
         jobConf.setStrings(
-                ItchyConf.DATASETS,
+                TaskKeys.DATASETS,
                 run.datasets().stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
         jobConf.setStrings(
-                ItchyConf.NEW_DATASETS,
+                TaskKeys.NEW_DATASETS,
                 run.newIds().stream().map(String::valueOf).toArray(String[]::new));
         List<String> outputDirs = new ArrayList<>();
         for (int i = 0; i < run.outputs().size(); i++) {
             outputDirs.add(i + "=" + run.outputs().get(i));
         }
-        jobConf.setStrings(ItchyConf.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
+        jobConf.setStrings(TaskKeys.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
         Class<? extends MergeFunction> mergeClass = mergeClass();
         if (mergeClass != null) {
             jobConf.setClass(ItchyConf.MERGE_CLASS, mergeClass, MergeFunction.class);
@@ -456,7 +491,7 @@ public final class ItchyJob {
         boolean wrapped = TaskSettings.of(jobConf).carriesOffsets();
         job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
         if (combiner != null) {
-            jobConf.setClass(ItchyConf.USER_COMBINER, combiner, Reducer.class);
+            jobConf.setClass(TaskKeys.USER_COMBINER, combiner, Reducer.class);
             job.setCombinerClass(wrapped ? ItchyCombiner.class : combiner);
         }
         job.setReducerClass(ItchyReducer.class);
@@ -510,12 +545,8 @@ public final class ItchyJob {
     }
 
     /** Records a step of the run in progress, begun at {@code startNanos}, for its report. */
-    void phase(String step, long startNanos) {
+    private void phase(String step, long startNanos) {
         phases.add(new Phase(step, seconds(startNanos)));
-    }
-
-    String name() {
-        return name;
     }
 
     private static double seconds(long startNanos) {
@@ -571,13 +602,13 @@ public final class ItchyJob {
     }
 
     /** Runs a job; if it fails, the first task failure its tasks recorded is the cause of the error. */
-    void run(Job job, String what) throws IOException, InterruptedException {
+    private void run(Job job, String what) throws IOException, InterruptedException {
         long start = System.nanoTime();
         Path output = FileOutputFormat.getOutputPath(job);
         Path failures = new Path(output.getParent(), "_itchy-failures-" + output.getName());
         FileSystem fs = failures.getFileSystem(conf);
         fs.delete(failures, true);
-        job.getConfiguration().set(ItchyConf.FAILURES, failures.toString());
+        job.getConfiguration().set(TaskKeys.FAILURES, failures.toString());
         try {
             if (!job.waitForCompletion(false)) {
                 Optional<TaskFailure> failure = TaskFailure.first(conf, failures);

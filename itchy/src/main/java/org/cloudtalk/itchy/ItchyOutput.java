@@ -16,6 +16,8 @@ import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.cloudtalk.itchy.store.JobRecord;
+import org.cloudtalk.itchy.task.ItchyOutputFormat;
+import org.cloudtalk.itchy.task.Tombstones;
 
 /**
  * The current full result of an Itchy job: its base output overlaid by every committed differential output in order,

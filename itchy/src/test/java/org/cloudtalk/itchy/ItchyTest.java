@@ -28,8 +28,13 @@ import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.itchy.examples.DataGenerator;
+import org.cloudtalk.itchy.examples.ExampleJobs;
 import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
+import org.cloudtalk.itchy.mo.TouchedKeys;
+import org.cloudtalk.itchy.store.BulkCells;
+import org.cloudtalk.itchy.task.ItchyOutputFormat;
+import org.cloudtalk.itchy.task.TaskFailure;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -297,7 +302,7 @@ class ItchyTest {
     @Test
     void moReadsKeysItsMapsDidNotNoteOneByOne() throws Exception {
         Configuration conf = conf(ItchyMode.MO);
-        conf.setInt(TouchedKeys.MAX_PER_MAP, 3);
+        conf.setInt(ItchyConf.MO_TOUCHED_KEYS_MAX, 3);
         SalesRun run = salesFirstAndIncrement("mo-capped-notes", conf, 2000, 60, 100, 31);
         // One map task noted 3 keys; the reducers read the others' values when they reached them.
         assertThat(run.report().counter(ItchyCounters.STORED_ROWS_READ_DIRECTLY))

@@ -1,0 +1,157 @@
+package org.cloudtalk.itchy.task;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Partitioner;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.cloudtalk.itchy.ItchyCounters;
+import org.cloudtalk.itchy.ItchyMode;
+import org.cloudtalk.itchy.mo.TouchedKeys;
+import org.cloudtalk.itchy.qmc.KeyFiles;
+import org.cloudtalk.itchy.technique.BytesKey;
+import org.cloudtalk.itchy.technique.TaskKeys;
+import org.cloudtalk.itchy.technique.TaskSettings;
+import org.cloudtalk.itchy.technique.Writables;
+
+/**
+ * Runs the user's unchanged mapper. For QMC it turns each value it writes into an {@link ItchyValue}: the serialized
+ * value plus the dataset and offset of the input record, which ride the shuffle to the reducer; for MO and Merge the
+ * values pass through as they are. When QMC re-reads base records for an increment of a job whose records emit
+ * several keys, keys the appended records did not produce are dropped (post-filtering, §5.6.2). In an MO increment
+ * it notes the keys it emits ({@link TouchedKeys}) so that the reducers can read their stored values ahead.
+ */
+@SuppressWarnings({"rawtypes", "unchecked"})
+public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
+    /**
+     * Records what the task fails with for the driver ({@link TaskFailure}): the user's code, and Itchy's own work
+     * around it (settings, stored data, key notes, HFiles), which fails on a cluster when a jar is missing.
+     */
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+        TaskFailure.recording(context, () -> runTask(context));
+    }
+
+    private void runTask(Context context) throws IOException, InterruptedException {
+        Configuration conf = context.getConfiguration();
+        TaskSettings settings = TaskSettings.of(conf);
+        Mapper user = (Mapper) Writables.newInstance(conf.getClass(TaskKeys.USER_MAPPER, Mapper.class), conf);
+        Path file = ((FileSplit) context.getInputSplit()).getPath();
+        int dataset = settings.datasetOf(file);
+        boolean wrap = settings.carriesOffsets();
+        boolean recordOffsets =
+                wrap && (!settings.incremental() || settings.newDatasets().contains(dataset));
+        // Only jobs whose records emit several keys need post-filtering; ItchyJob sets the key list only for those.
+        Set<BytesKey> relevant = conf.get(TaskKeys.RELEVANT_KEYS) != null
+                        && !settings.newDatasets().contains(dataset)
+                ? relevantKeys(conf)
+                : null;
+        boolean rereadingBase = settings.mode() == ItchyMode.QMC
+                && settings.incremental()
+                && !settings.newDatasets().contains(dataset);
+        TouchedKeys touched = settings.mode() == ItchyMode.MO
+                        && settings.incremental()
+                        && conf.get(TaskKeys.MO_TOUCHED_KEYS) != null
+                        && context.getNumReduceTasks() > 0
+                ? new TouchedKeys(conf, partitioner(context), context.getNumReduceTasks())
+                : null;
+        ItchyValue itchyValue = new ItchyValue();
+        Writables writables = new Writables();
+        DataOutputBuffer keyBuffer = new DataOutputBuffer();
+        int[] emitsOfRecord = {0};
+        // Counted locally and added to the task's counters once: a counter lookup per record is measurable.
+        long[] counts = new long[ItchyCounters.values().length];
+        Mapper.Context wrapped = new WrappedMapper().new Context(context) {
+            @Override
+            public boolean nextKeyValue() throws IOException, InterruptedException {
+                if (emitsOfRecord[0] > 1) {
+                    counts[ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS.ordinal()]++;
+                }
+                emitsOfRecord[0] = 0;
+                boolean more = context.nextKeyValue();
+                if (more) {
+                    counts[ItchyCounters.MAP_INPUT_RECORDS.ordinal()]++;
+                    if (context.getCurrentValue() instanceof org.apache.hadoop.io.Text line) {
+                        counts[ItchyCounters.INPUT_BYTES_MAPPED.ordinal()] += line.getLength() + 1;
+                    }
+                    if (rereadingBase) {
+                        counts[ItchyCounters.BASE_RECORDS_REREAD.ordinal()]++;
+                    }
+                }
+                return more;
+            }
+
+            @Override
+            public void write(Object key, Object value) throws IOException, InterruptedException {
+                emitsOfRecord[0]++;
+                if (relevant != null) {
+                    keyBuffer.reset();
+                    ((Writable) key).write(keyBuffer);
+                    if (!relevant.contains(new BytesKey(keyBuffer.getData(), keyBuffer.getLength()))) {
+                        counts[ItchyCounters.POST_FILTERED.ordinal()]++;
+                        return;
+                    }
+                }
+                counts[ItchyCounters.MAP_OUTPUT_RECORDS.ordinal()]++;
+                if (touched != null) {
+                    keyBuffer.reset();
+                    ((Writable) key).write(keyBuffer);
+                    touched.add(key, value, keyBuffer.getData(), keyBuffer.getLength());
+                }
+                if (!wrap) {
+                    context.write(key, value);
+                    return;
+                }
+                DataOutputBuffer serialized = writables.serialize((Writable) value);
+                itchyValue.set(serialized.getData(), serialized.getLength());
+                if (recordOffsets) {
+                    itchyValue.addOffset(dataset, ((LongWritable) context.getCurrentKey()).get());
+                }
+                counts[ItchyCounters.MAP_OUTPUT_VALUE_BYTES.ordinal()] += serialized.getLength();
+                context.write(key, itchyValue);
+            }
+        };
+        user.run(wrapped);
+        if (touched != null) {
+            touched.write(
+                    conf,
+                    new Path(conf.get(TaskKeys.MO_TOUCHED_KEYS)),
+                    context.getTaskAttemptID(),
+                    context.getSortComparator());
+        }
+        if (emitsOfRecord[0] > 1) {
+            counts[ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS.ordinal()]++;
+        }
+        for (ItchyCounters counter : ItchyCounters.values()) {
+            if (counts[counter.ordinal()] > 0) {
+                context.getCounter(counter).increment(counts[counter.ordinal()]);
+            }
+        }
+    }
+
+    private static Partitioner partitioner(Context context) throws IOException {
+        try {
+            return (Partitioner) ReflectionUtils.newInstance(context.getPartitionerClass(), context.getConfiguration());
+        } catch (ClassNotFoundException e) {
+            throw new IOException("the job's partitioner class is not on the task's classpath", e);
+        }
+    }
+
+    /** The serialized intermediate keys the appended records produced (written by ItchyJob's first QMC pass). */
+    private static Set<BytesKey> relevantKeys(Configuration conf) throws IOException {
+        Set<BytesKey> keys = new HashSet<>();
+        KeyFiles.forEach(
+                conf,
+                new Path(conf.get(TaskKeys.RELEVANT_KEYS)),
+                key -> keys.add(new BytesKey(key.getBytes(), key.getLength())));
+        return keys;
+    }
+}
