@@ -13,8 +13,13 @@ public interface Experiment {
     /** Busy fractions used when the command line gives none. */
     List<Double> defaultBusy();
 
-    /** The metrics whose averages the chart plots against the busy fraction, all in percent. */
+    /** The metrics whose averages the chart plots against the busy fraction, all in {@link #chartUnit()}. */
     List<String> chartMetrics();
+
+    /** The unit of the chart's metrics, its y axis title. */
+    default String chartUnit() {
+        return "%";
+    }
 
     String chartTitle();
 

@@ -99,6 +99,12 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** A one-flow query from {@code client} to any of {@code candidates}: enough to see that a server answers. */
+    public static String oneHopQuery(Host client, List<Host> candidates) {
+        return "B = (" + candidates.stream().map(Host::address).collect(java.util.stream.Collectors.joining(" "))
+                + ")\nf1 " + client.address() + " -> B size 1M\n";
+    }
+
     /** Where the server answers. */
     public URI uri() {
         return uri;

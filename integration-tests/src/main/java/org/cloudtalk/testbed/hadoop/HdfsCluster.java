@@ -88,8 +88,15 @@ public final class HdfsCluster implements AutoCloseable {
                     + ": close it (or run `testbed down`) first");
         }
         try {
+            long start = System.nanoTime();
             cluster.startDaemons(settings);
             cluster.awaitReady(READY_TIMEOUT);
+            LOG.info(
+                    "HDFS up in {} s ({}): NameNode in {}, {} DataNodes",
+                    String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
+                    settings.placement().label(),
+                    nameNodeHost.namespace(),
+                    dataNodeHosts.size());
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
@@ -191,6 +198,11 @@ public final class HdfsCluster implements AutoCloseable {
         hdfs.putAll(own);
         HadoopConf.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", hdfs.get("fs.defaultFS")));
         HadoopConf.write(conf.resolve("hdfs-site.xml"), hdfs);
+        // /jmx serves metrics2 sources from a cache refreshed once per metrics period (default 10 s): a run shorter
+        // than that read all zeros. One second keeps the plugins' counters current.
+        Files.writeString(
+                conf.resolve("hadoop-metrics2.properties"),
+                "*.period=" + NameNodeJmx.METRICS_PERIOD.toSeconds() + "\n");
         return conf;
     }
 
@@ -268,7 +280,6 @@ public final class HdfsCluster implements AutoCloseable {
                 NameNodeJmx.Status status = jmx.status();
                 Set<String> ready = new HashSet<>(status.dataNodesWithSpace());
                 if (!status.safeMode() && ready.containsAll(expected)) {
-                    LOG.info("HDFS up: NameNode in {}, {} DataNodes", nameNodeHost.namespace(), expected.size());
                     return;
                 }
                 Set<String> missing = new HashSet<>(expected);

@@ -17,6 +17,9 @@ import java.util.TreeMap;
 
 /** A NameNode's {@code /jmx} servlet: which DataNodes are live, and any metrics bean (e.g. the CloudTalk plugins'). */
 public final class NameNodeJmx {
+    /** The daemons' metrics period; metrics2 values in /jmx are at most this old (plus one refresh). */
+    static final Duration METRICS_PERIOD = Duration.ofSeconds(1);
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final URI base;
@@ -51,9 +54,11 @@ public final class NameNodeJmx {
 
     /**
      * The numeric attributes of bean {@code name} (e.g. {@code Hadoop:service=NameNode,name=CloudTalkHdfsWrite}),
-     * sorted by name; empty if the NameNode has no such bean.
+     * sorted by name, as of now: waits out the metrics cache first (two metrics periods). Empty if the NameNode has no
+     * such bean.
      */
     public Map<String, Long> numbers(String name) throws IOException {
+        HdfsCluster.pause(METRICS_PERIOD.multipliedBy(2).toMillis());
         Map<String, Long> numbers = new TreeMap<>();
         JsonNode bean;
         try {

@@ -80,7 +80,7 @@ public final class Reports {
                 .title(experiment.chartTitle() + " (" + (summary.runs() - summary.invalidRuns()) + " valid runs, "
                         + summary.invalidRuns() + " left out)")
                 .xAxisTitle("busy hosts (%)")
-                .yAxisTitle("%")
+                .yAxisTitle(experiment.chartUnit())
                 .build();
         chart.getStyler().setYAxisMin(0.0);
         for (String metric : experiment.chartMetrics()) {

@@ -48,7 +48,8 @@ class TestbedMainTest {
         assertThat(out.toString()).contains("up", "down", "status", "run", "exec", "Exit codes:");
         out.reset();
         TestbedMain.run(List.of("run", "--help"), new PrintStream(out, true), new PrintStream(out, true));
-        assertThat(out.toString()).contains("status-accuracy", "query-under-load", "sampling-300", "capacity");
+        assertThat(out.toString())
+                .contains("status-accuracy", "query-under-load", "sampling-300", "capacity", "hdfs-write");
     }
 
     @Test

@@ -65,8 +65,7 @@ class HdfsOnTestbedTest {
                             Host.managementRootAddress(config.subnet()),
                             List.of(),
                             List.of(),
-                            "B = (" + dataNodes.stream().map(Host::address).collect(Collectors.joining(" ")) + ")\nf1 "
-                                    + client.address() + " -> B size 1M\n")) {
+                            ServerProcess.oneHopQuery(client, dataNodes))) {
                 List<FileWrite> cloudTalk;
                 Map<String, Long> pluginMetrics;
                 try (HdfsCluster hdfs = HdfsCluster.start(
