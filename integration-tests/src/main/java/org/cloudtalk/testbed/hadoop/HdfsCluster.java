@@ -109,14 +109,6 @@ public final class HdfsCluster implements AutoCloseable {
         return URI.create("hdfs://" + nameNodeHost.address() + ":" + NAMENODE_RPC_PORT);
     }
 
-    public Host nameNodeHost() {
-        return nameNodeHost;
-    }
-
-    public List<Host> dataNodeHosts() {
-        return dataNodeHosts;
-    }
-
     /** The NameNode's {@code /jmx}, read over the management link. */
     public NameNodeJmx jmx() {
         return jmx;
