@@ -1,5 +1,7 @@
 package org.cloudtalk.testbed;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.cloudtalk.testbed.disk.Disks;
@@ -10,8 +12,9 @@ import org.cloudtalk.testbed.state.StartedProcess;
 import org.cloudtalk.testbed.state.TestbedState;
 
 /**
- * Removes exactly what a state file lists: its processes (by PID and start time, never by name), then its disks
- * (mount, throttle, loop device, file), then its namespaces (which takes their veths and qdiscs with them), then its
+ * Removes exactly what a state file lists: its processes (by PID and start time, never by name), then the data
+ * directories they wrote (some live on the hosts' disks), then its disks (mount, throttle, loop device, file), then
+ * its namespaces (which takes their veths and qdiscs with them), then its
  * root-namespace links.
  */
 public final class Teardown {
@@ -25,6 +28,11 @@ public final class Teardown {
             if (process.handle().isPresent()) {
                 Processes.terminate(process);
                 removed.add("process " + process.pid() + " (" + process.role() + ")");
+            }
+        }
+        for (String directory : reversed(snapshot.directories())) {
+            if (Directories.deleteRecursively(Path.of(directory))) {
+                removed.add("directory " + directory);
             }
         }
         for (HostDisk disk : snapshot.disks()) {
@@ -49,6 +57,9 @@ public final class Teardown {
         left.addAll(links);
         snapshot.processes().stream().filter(p -> p.handle().isPresent()).forEach(p -> left.add("process " + p.pid()));
         snapshot.disks().forEach(disk -> left.addAll(Disks.leftovers(disk)));
+        snapshot.directories().stream()
+                .filter(directory -> Files.exists(Path.of(directory)))
+                .forEach(directory -> left.add("directory " + directory));
         if (!left.isEmpty()) {
             throw new TestbedException("could not remove " + left + "; the state file is kept for another `down`");
         }

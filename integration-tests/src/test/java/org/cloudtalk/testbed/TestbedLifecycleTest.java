@@ -3,6 +3,7 @@ package org.cloudtalk.testbed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -70,15 +71,20 @@ class TestbedLifecycleTest {
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void downFromTheStateFileAloneRemovesEverything(@TempDir Path runDir) {
+    void downFromTheStateFileAloneRemovesEverything(@TempDir Path runDir) throws Exception {
         Root.assumeNamespaces();
         TestbedConfig config = config(runDir, 2, 10);
-        Testbed.up(config); // as if the process that built it had died
+        Testbed crashed = Testbed.up(config); // as if the process that built it had died
+        Path data = runDir.resolve("data");
+        crashed.state().addDirectory(data);
+        Files.createDirectories(data.resolve("a/b"));
+        Files.writeString(data.resolve("a/b/block"), "x");
         assertThatThrownBy(() -> Testbed.up(config)).hasMessageContaining("already recorded");
         Testbed found = Testbed.attach(runDir).orElseThrow();
         assertThat(found.startedProcesses()).hasSize(2);
-        found.down();
+        assertThat(found.down()).contains("directory " + data);
         assertNothingLeft(config.prefix());
+        assertThat(data).doesNotExist();
         assertThat(TestbedState.read(runDir)).isEmpty();
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Capacity;
 import org.cloudtalk.testbed.experiment.Experiment;
+import org.cloudtalk.testbed.experiment.HdfsWrite;
 import org.cloudtalk.testbed.experiment.Oscillation;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
 import org.cloudtalk.testbed.experiment.SamplingAtScale;
@@ -13,7 +14,12 @@ import org.cloudtalk.testbed.experiment.StatusAccuracy;
 /** The experiments {@code testbed run} knows by name. */
 final class Experiments {
     private static final List<Experiment> ALL = List.of(
-            new StatusAccuracy(), new QueryUnderLoad(), new SamplingAtScale(), new Capacity(), new Oscillation());
+            new StatusAccuracy(),
+            new QueryUnderLoad(),
+            new SamplingAtScale(),
+            new Capacity(),
+            new Oscillation(),
+            new HdfsWrite());
 
     private Experiments() {}
 

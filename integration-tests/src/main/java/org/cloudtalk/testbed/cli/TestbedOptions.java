@@ -19,6 +19,13 @@ final class TestbedOptions {
     private String prefix;
 
     @Option(
+            names = "--subnet",
+            paramLabel = "S",
+            description = "data addresses in 10.S.0.0/16, management in 10.S+1 (default 77): testbeds side by side need"
+                    + " different prefixes and subnets")
+    private String subnet;
+
+    @Option(
             names = "--disk-rate",
             paramLabel = "MIBPS",
             description = "give each host a disk of its own throttled to MIBPS MiB/s (default: none)")
@@ -31,7 +38,7 @@ final class TestbedOptions {
                 Values.number(hosts, "hosts", defaults.hosts()),
                 Values.number(rate, "rate", defaults.rateMbit()),
                 Values.number(latency, "latency", 0),
-                defaults.subnet(),
+                Values.number(subnet, "subnet", defaults.subnet()),
                 runDir,
                 Values.number(diskRate, "disk-rate", 0));
     }

@@ -17,23 +17,27 @@ import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.proc.StatusDaemons;
 import org.cloudtalk.testbed.state.StartedProcess;
 
 /**
  * A CloudTalk server for one run, in the root namespace (the control plane), heap 128 MiB: it reaches every host's
- * daemon over the unshaped management links through a locator map, and answers on a free loopback port. Each query
- * stands alone (no pseudo-reservations between consecutive ones) unless the run's settings say otherwise.
+ * daemon over the unshaped management links through a locator map, and answers on a free port of loopback or, for
+ * plugins running inside the hosts (a NameNode), of the root namespace's management address. Each query stands alone
+ * (no pseudo-reservations between consecutive ones) unless the run's settings say otherwise.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private final Testbed testbed;
     private final StartedProcess process;
     private final CloudTalkClient client;
+    private final URI uri;
 
-    private ServerProcess(Testbed testbed, StartedProcess process, CloudTalkClient client) {
+    private ServerProcess(Testbed testbed, StartedProcess process, URI uri) {
         this.testbed = testbed;
         this.process = process;
-        this.client = client;
+        this.uri = uri;
+        this.client = new CloudTalkClient(uri, Duration.ofSeconds(2));
     }
 
     /**
@@ -42,8 +46,22 @@ final class ServerProcess implements AutoCloseable {
      * {@code query}.
      */
     static ServerProcess start(Testbed testbed, List<String> extraEndpoints, List<String> extraSettings, String query) {
+        return start(testbed, "127.0.0.1", extraEndpoints, extraSettings, query);
+    }
+
+    /**
+     * Starts a server as {@link #start(Testbed, List, List, String)} does, listening on {@code bindAddress}: loopback
+     * for the experiment's own queries, {@link Host#managementRootAddress} to be reachable from inside every host
+     * over its management link.
+     */
+    public static ServerProcess start(
+            Testbed testbed,
+            String bindAddress,
+            List<String> extraEndpoints,
+            List<String> extraSettings,
+            String query) {
         Path dir = testbed.runDir();
-        int port = freePort();
+        int port = freePort(bindAddress);
         StartedProcess process;
         try {
             List<String> locator = new ArrayList<>(testbed.hosts().stream()
@@ -52,7 +70,7 @@ final class ServerProcess implements AutoCloseable {
             locator.addAll(extraEndpoints);
             Path map = Files.write(dir.resolve("locator.map"), locator);
             List<String> settings = new ArrayList<>(List.of(
-                    "bind=127.0.0.1",
+                    "bind=" + bindAddress,
                     "port=" + port,
                     "status.key.file=" + StatusDaemons.keyFile(testbed.state()),
                     "locator.map=" + map,
@@ -71,8 +89,7 @@ final class ServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new TestbedException("cannot write the server's configuration: " + e.getMessage(), e);
         }
-        ServerProcess server = new ServerProcess(
-                testbed, process, new CloudTalkClient(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2)));
+        ServerProcess server = new ServerProcess(testbed, process, URI.create("http://" + bindAddress + ":" + port));
         try {
             server.awaitAnswer(query);
             return server;
@@ -80,6 +97,17 @@ final class ServerProcess implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    /** A one-flow query from {@code client} to any of {@code candidates}: enough to see that a server answers. */
+    public static String oneHopQuery(Host client, List<Host> candidates) {
+        return "B = (" + candidates.stream().map(Host::address).collect(java.util.stream.Collectors.joining(" "))
+                + ")\nf1 " + client.address() + " -> B size 1M\n";
+    }
+
+    /** Where the server answers. */
+    public URI uri() {
+        return uri;
     }
 
     /** The answer to {@code query} with the heuristic; a refusal or a timeout fails the run. */
@@ -117,11 +145,11 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    private static int freePort(String bindAddress) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(bindAddress))) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new TestbedException("no free local port: " + e.getMessage(), e);
+            throw new TestbedException("no free port on " + bindAddress + ": " + e.getMessage(), e);
         }
     }
 }

@@ -35,6 +35,21 @@ public final class Processes {
             String mainClass,
             List<String> jvmOptions,
             List<String> args) {
+        return startJava(host, role, heap, System.getProperty("java.class.path"), mainClass, jvmOptions, args);
+    }
+
+    /**
+     * Starts {@code java -Xmx<heap> ... -cp classpath mainClass args} in {@code host} (empty: the root namespace), for
+     * JVMs that must not see the testbed's own class path (Hadoop's daemons bring their own).
+     */
+    public StartedProcess startJava(
+            Optional<Host> host,
+            String role,
+            String heap,
+            String classpath,
+            String mainClass,
+            List<String> jvmOptions,
+            List<String> args) {
         if (!heap.matches("\\d+[mg]")) {
             throw new TestbedException("Invalid value " + heap + " for heap: expected e.g. 64m or 1g");
         }
@@ -45,7 +60,7 @@ public final class Processes {
                 "-XX:TieredStopAtLevel=1",
                 "-Djava.net.preferIPv4Stack=true"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classpath, mainClass));
         command.addAll(args);
         return start(host, role, command);
     }

@@ -18,7 +18,7 @@ import org.cloudtalk.testbed.net.Host;
 
 /**
  * The state file of one testbed ({@code RUN_DIR/state.json}): its configuration, its hosts, and every namespace,
- * root-namespace link, process and disk it created, each written down <em>before</em> it is created so that {@code down}
+ * root-namespace link, process, disk and data directory it created, each written down <em>before</em> it is created so that {@code down}
  * finds it even after a crash halfway through {@code up}.
  *
  * <p>Concurrency: every method is synchronized on this object; each change is written to disk before it returns.
@@ -49,7 +49,14 @@ public final class TestbedState {
         TestbedState state = new TestbedState(
                 file,
                 new Snapshot(
-                        config, List.of(), List.of(), List.of(), List.of(), List.of(), System.currentTimeMillis()));
+                        config,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        System.currentTimeMillis()));
         state.save();
         return state;
     }
@@ -85,7 +92,8 @@ public final class TestbedState {
                 snapshot.namespaces(),
                 snapshot.rootLinks(),
                 snapshot.processes(),
-                snapshot.disks());
+                snapshot.disks(),
+                snapshot.directories());
         save();
     }
 
@@ -95,7 +103,8 @@ public final class TestbedState {
                 append(snapshot.namespaces(), namespace),
                 snapshot.rootLinks(),
                 snapshot.processes(),
-                snapshot.disks());
+                snapshot.disks(),
+                snapshot.directories());
         save();
     }
 
@@ -105,7 +114,8 @@ public final class TestbedState {
                 snapshot.namespaces(),
                 append(snapshot.rootLinks(), link),
                 snapshot.processes(),
-                snapshot.disks());
+                snapshot.disks(),
+                snapshot.directories());
         save();
     }
 
@@ -115,7 +125,8 @@ public final class TestbedState {
                 snapshot.namespaces(),
                 snapshot.rootLinks(),
                 append(snapshot.processes(), process),
-                snapshot.disks());
+                snapshot.disks(),
+                snapshot.directories());
         save();
     }
 
@@ -125,7 +136,8 @@ public final class TestbedState {
                 snapshot.namespaces(),
                 snapshot.rootLinks(),
                 snapshot.processes().stream().filter(p -> p.pid() != pid).toList(),
-                snapshot.disks());
+                snapshot.disks(),
+                snapshot.directories());
         save();
     }
 
@@ -135,7 +147,40 @@ public final class TestbedState {
                 snapshot.namespaces(),
                 snapshot.rootLinks(),
                 snapshot.processes(),
-                append(snapshot.disks(), disk));
+                append(snapshot.disks(), disk),
+                snapshot.directories());
+        save();
+    }
+
+    /**
+     * Records a directory that {@code down} deletes with everything in it (after stopping the processes that write
+     * there): the data of the processes an experiment starts, so a crashed run leaves nothing behind either.
+     */
+    public synchronized void addDirectory(Path directory) {
+        String path = directory.toAbsolutePath().normalize().toString();
+        if (snapshot.directories().contains(path)) {
+            return;
+        }
+        snapshot = snapshot.with(
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                snapshot.processes(),
+                snapshot.disks(),
+                append(snapshot.directories(), path));
+        save();
+    }
+
+    /** Forgets a directory that its owner has deleted. */
+    public synchronized void removeDirectory(Path directory) {
+        String path = directory.toAbsolutePath().normalize().toString();
+        snapshot = snapshot.with(
+                snapshot.hosts(),
+                snapshot.namespaces(),
+                snapshot.rootLinks(),
+                snapshot.processes(),
+                snapshot.disks(),
+                snapshot.directories().stream().filter(d -> !d.equals(path)).toList());
         save();
     }
 
@@ -172,13 +217,16 @@ public final class TestbedState {
             List<String> rootLinks,
             List<StartedProcess> processes,
             List<HostDisk> disks,
+            List<String> directories,
             long createdMillis) {
         public Snapshot {
             hosts = List.copyOf(hosts);
             namespaces = List.copyOf(namespaces);
             rootLinks = List.copyOf(rootLinks);
             processes = List.copyOf(processes);
-            disks = disks == null ? List.of() : List.copyOf(disks); // state files written before disks existed
+            // State files written before disks and directories were recorded have neither.
+            disks = disks == null ? List.of() : List.copyOf(disks);
+            directories = directories == null ? List.of() : List.copyOf(directories);
         }
 
         Snapshot with(
@@ -186,8 +234,17 @@ public final class TestbedState {
                 List<String> newNamespaces,
                 List<String> newRootLinks,
                 List<StartedProcess> newProcesses,
-                List<HostDisk> newDisks) {
-            return new Snapshot(config, newHosts, newNamespaces, newRootLinks, newProcesses, newDisks, createdMillis);
+                List<HostDisk> newDisks,
+                List<String> newDirectories) {
+            return new Snapshot(
+                    config,
+                    newHosts,
+                    newNamespaces,
+                    newRootLinks,
+                    newProcesses,
+                    newDisks,
+                    newDirectories,
+                    createdMillis);
         }
     }
 }

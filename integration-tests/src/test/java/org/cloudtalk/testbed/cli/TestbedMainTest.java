@@ -19,6 +19,7 @@ class TestbedMainTest {
         assertError(List.of("up", "--hosts", "x"), 1, "Invalid value x for --hosts: not a whole number");
         assertError(List.of("up", "--hosts", "1"), 1, "Invalid value 1 for hosts: must be between 2 and 250");
         assertError(List.of("up", "--rate", "0"), 1, "Invalid value 0 for rate: must be between 1 and 10000 Mbit/s");
+        assertError(List.of("up", "--subnet", "9"), 1, "Invalid value 9 for subnet: must be between 16 and 250");
         assertError(List.of("up", "--colour", "red"), 64, "Unknown options: '--colour', 'red'");
         assertError(List.of("run", "nope"), 1, "unknown experiment nope (known: status-accuracy, query-under-load");
         assertError(
@@ -48,7 +49,8 @@ class TestbedMainTest {
         assertThat(out.toString()).contains("up", "down", "status", "run", "exec", "Exit codes:");
         out.reset();
         TestbedMain.run(List.of("run", "--help"), new PrintStream(out, true), new PrintStream(out, true));
-        assertThat(out.toString()).contains("status-accuracy", "query-under-load", "sampling-300", "capacity");
+        assertThat(out.toString())
+                .contains("status-accuracy", "query-under-load", "sampling-300", "capacity", "hdfs-write");
     }
 
     @Test
