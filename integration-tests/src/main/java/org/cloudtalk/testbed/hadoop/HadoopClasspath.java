@@ -11,16 +11,19 @@ import org.cloudtalk.testbed.TestbedException;
 /**
  * The class paths of the Hadoop JVMs the testbed starts, as the module's build wrote them (maven-dependency-plugin
  * {@code build-classpath}, jars in the local Maven repository): {@code hadoop} for every Hadoop JVM, the CloudTalk
- * NameNode plugin's shaded jar for a NameNode that uses it, and the testbed's own classes for the clients it runs in
+ * NameNode and ResourceManager plugins' shaded jars for daemons that use them, and the testbed's own classes for the clients it runs in
  * hosts (the HDFS writer). Nothing is downloaded at run time.
  */
-public record HadoopClasspath(String hadoop, String nameNodePlugin, String testbedClasses) {
+public record HadoopClasspath(
+        String hadoop, String nameNodePlugin, String resourceManagerPlugin, String testbedClasses) {
     static final String HADOOP_FILE = "hadoop.classpath";
     static final String PLUGIN_FILE = "namenode-plugin.classpath";
+    static final String RESOURCE_MANAGER_PLUGIN_FILE = "resourcemanager-plugin.classpath";
 
     public HadoopClasspath {
         requireNonNull(hadoop, "hadoop is null");
         requireNonNull(nameNodePlugin, "nameNodePlugin is null");
+        requireNonNull(resourceManagerPlugin, "resourceManagerPlugin is null");
         requireNonNull(testbedClasses, "testbedClasses is null");
     }
 
@@ -45,6 +48,7 @@ public record HadoopClasspath(String hadoop, String nameNodePlugin, String testb
         return new HadoopClasspath(
                 read(buildDirectory.resolve(HADOOP_FILE)),
                 read(buildDirectory.resolve(PLUGIN_FILE)),
+                read(buildDirectory.resolve(RESOURCE_MANAGER_PLUGIN_FILE)),
                 testbedClasses.toString());
     }
 

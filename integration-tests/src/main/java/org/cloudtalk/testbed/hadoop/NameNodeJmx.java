@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A NameNode's {@code /jmx} servlet: which DataNodes are live, and any metrics bean (e.g. the CloudTalk plugins'). */
+/**
+ * A NameNode's {@code /jmx} servlet: which DataNodes are live, and any metrics bean (e.g. the CloudTalk plugins');
+ * {@link #numbers} and {@link #text} read any Hadoop daemon's (the ResourceManager's too).
+ */
 public final class NameNodeJmx {
     /** The daemons' metrics period; metrics2 values in /jmx are at most this old (plus one refresh). */
     static final Duration METRICS_PERIOD = Duration.ofSeconds(1);
@@ -72,6 +75,15 @@ public final class NameNodeJmx {
             }
         });
         return numbers;
+    }
+
+    /** A text attribute of bean {@code name}, e.g. a JSON document a daemon publishes as a string; empty if none. */
+    public String text(String name, String attribute) throws IOException {
+        try {
+            return bean(name).path(attribute).asText("");
+        } catch (NoSuchBean e) {
+            return "";
+        }
     }
 
     private JsonNode bean(String name) throws IOException {

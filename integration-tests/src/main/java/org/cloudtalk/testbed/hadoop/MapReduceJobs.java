@@ -1,0 +1,138 @@
+package org.cloudtalk.testbed.hadoop;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.state.StartedProcess;
+
+/** MapReduce jobs run from a client JVM ({@link MapReduceJobMain}) in a testbed host, one at a time per call. */
+public final class MapReduceJobs {
+    private static final String HEAP = "256m";
+    private static final AtomicInteger RUNS = new AtomicInteger();
+
+    private MapReduceJobs() {}
+
+    /** A successful reduce attempt: where it ran, how long its shuffle took, and its whole run. */
+    public record Reduce(String host, double shuffleSeconds, double seconds) {
+        public Reduce {
+            requireNonNull(host, "host is null");
+        }
+    }
+
+    /**
+     * A job's outcome as its client saw it: success, time, its successful reduce attempts, and for a failed job the
+     * end of the client's log.
+     */
+    public record Outcome(boolean succeeded, double seconds, List<Reduce> reduces, String diagnostics) {
+        public Outcome {
+            reduces = List.copyOf(reduces);
+            requireNonNull(diagnostics, "diagnostics is null");
+        }
+    }
+
+    /** {@code generate DIR MAPS BYTES_PER_MAP}: random records for a sort, written by a map-only job. */
+    public static List<String> generate(String dir, int maps, long bytesPerMap) {
+        return List.of("generate", dir, Integer.toString(maps), Long.toString(bytesPerMap));
+    }
+
+    /** {@code sort IN OUT REDUCES}: an identity sort with {@code reduces} reduces. */
+    public static List<String> sort(String in, String out, int reduces) {
+        return List.of("sort", in, out, Integer.toString(reduces));
+    }
+
+    static Outcome run(
+            Testbed testbed,
+            YarnCluster yarn,
+            HadoopClasspath classpath,
+            Host client,
+            Path outDir,
+            Duration timeout,
+            Map<String, String> jobSettings,
+            List<String> job) {
+        String role = "mapreduce-client-" + client.index() + "-" + RUNS.incrementAndGet();
+        Path conf = outDir.resolve(role);
+        Path csv = outDir.resolve(role + ".csv");
+        try {
+            Files.createDirectories(conf);
+            Map<String, String> settings = yarn.clientSettings();
+            HadoopConf.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", settings.get("fs.defaultFS")));
+            HadoopConf.write(conf.resolve("yarn-site.xml"), settings);
+            HadoopConf.write(conf.resolve("mapred-site.xml"), settings);
+        } catch (IOException e) {
+            throw new TestbedException("cannot write the job client's configuration: " + e.getMessage(), e);
+        }
+        List<String> args = new ArrayList<>();
+        jobSettings.forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
+        args.add(job.get(0));
+        args.add(csv.toString());
+        args.addAll(job.subList(1, job.size()));
+        StartedProcess process = testbed.processes()
+                .startJava(
+                        Optional.of(client),
+                        role,
+                        HEAP,
+                        String.join(
+                                File.pathSeparator, conf.toString(), classpath.testbedClasses(), classpath.hadoop()),
+                        MapReduceJobMain.class.getName(),
+                        List.of(
+                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                                "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"),
+                        args);
+        try {
+            process.handle().ifPresent(handle -> {
+                try {
+                    handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    throw new TestbedException("the job " + job + " did not finish within " + timeout.toSeconds()
+                            + " s: " + HdfsCluster.tail(process));
+                } catch (ExecutionException e) {
+                    throw new TestbedException("cannot wait for " + role + ": " + e.getMessage(), e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TestbedException("interrupted", e);
+                }
+            });
+        } finally {
+            testbed.processes().stop(process);
+        }
+        return read(csv, process);
+    }
+
+    private static Outcome read(Path csv, StartedProcess process) {
+        List<String> rows;
+        try {
+            rows = Files.exists(csv) ? Files.readAllLines(csv) : List.of();
+        } catch (IOException e) {
+            throw new TestbedException("cannot read " + csv + ": " + e.getMessage(), e);
+        }
+        if (rows.size() < 2) {
+            throw new TestbedException(
+                    "the job client " + process.role() + " ended without its results: " + HdfsCluster.tail(process));
+        }
+        String[] job = rows.get(1).split(",", -1);
+        List<Reduce> reduces = new ArrayList<>();
+        for (String row : rows.subList(2, rows.size())) {
+            String[] fields = row.split(",", -1);
+            if (fields[1].equals("SUCCEEDED")) {
+                reduces.add(new Reduce(fields[2], Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
+            }
+        }
+        boolean succeeded = job[1].equals("SUCCEEDED");
+        return new Outcome(succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : HdfsCluster.tail(process));
+    }
+}
