@@ -185,17 +185,9 @@ public final class HdfsCluster implements AutoCloseable {
     }
 
     private Path confDirectory(String role, Map<String, String> common, Map<String, String> own) throws IOException {
-        Path conf = Files.createDirectories(directory.resolve(role).resolve("conf"));
         Map<String, String> hdfs = new LinkedHashMap<>(common);
         hdfs.putAll(own);
-        HadoopConf.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", hdfs.get("fs.defaultFS")));
-        HadoopConf.write(conf.resolve("hdfs-site.xml"), hdfs);
-        // /jmx serves metrics2 sources from a cache refreshed once per metrics period (default 10 s): a run shorter
-        // than that read all zeros. One second keeps the plugins' counters current.
-        Files.writeString(
-                conf.resolve("hadoop-metrics2.properties"),
-                "*.period=" + NameNodeJmx.METRICS_PERIOD.toSeconds() + "\n");
-        return conf;
+        return HadoopDaemons.writeConf(directory.resolve(role), "hdfs-site.xml", hdfs);
     }
 
     /** On the host's own disk when the testbed gave it one (recorded for removal), else under the cluster's directory. */
@@ -222,11 +214,12 @@ public final class HdfsCluster implements AutoCloseable {
                 List.of("-format", "-nonInteractive", "-force"));
         try {
             ProcessHandle handle = format.handle()
-                    .orElseThrow(() -> new TestbedException("the NameNode format exited at once: " + tail(format)));
+                    .orElseThrow(() ->
+                            new TestbedException("the NameNode format exited at once: " + HadoopDaemons.tail(format)));
             handle.onExit().get(FORMAT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new TestbedException(
-                    "the NameNode format did not finish within " + FORMAT_TIMEOUT.toSeconds() + " s: " + tail(format));
+            throw new TestbedException("the NameNode format did not finish within " + FORMAT_TIMEOUT.toSeconds()
+                    + " s: " + HadoopDaemons.tail(format));
         } catch (java.util.concurrent.ExecutionException e) {
             throw new TestbedException("cannot wait for the NameNode format: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -236,59 +229,33 @@ public final class HdfsCluster implements AutoCloseable {
             testbed.processes().stop(format);
         }
         if (!Files.isDirectory(directory.resolve("namenode/name/current"))) {
-            throw new TestbedException("the NameNode format failed: " + tail(format));
+            throw new TestbedException("the NameNode format failed: " + HadoopDaemons.tail(format));
         }
     }
 
     private StartedProcess startJava(
             Host host, String role, String heap, String javaClasspath, String mainClass, List<String> args) {
-        return testbed.processes()
-                .startJava(
-                        Optional.of(host),
-                        role,
-                        heap,
-                        javaClasspath,
-                        mainClass,
-                        List.of(
-                                "-Dhadoop.log.dir=" + testbed.runDir().resolve("logs"),
-                                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"),
-                        args);
+        return HadoopDaemons.startJava(testbed, host, role, heap, javaClasspath, mainClass, args);
     }
 
     /** Waits until every DataNode is live with its testbed address and space to offer, and safe mode is off. */
     private void awaitReady(Duration timeout) {
         Set<String> expected = new HashSet<>();
         dataNodeHosts.forEach(h -> expected.add(h.address()));
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "no answer from the NameNode's /jmx yet";
-        while (true) {
-            for (StartedProcess daemon : daemons) {
-                if (daemon.handle().isEmpty()) {
-                    throw new TestbedException(daemon.role() + " exited while HDFS was starting: " + tail(daemon));
-                }
+        HadoopDaemons.awaitReady(testbed, "HDFS", daemons, timeout, () -> {
+            NameNodeJmx.Status status = jmx.status();
+            Set<String> ready = new HashSet<>(status.dataNodesWithSpace());
+            if (!status.safeMode() && ready.containsAll(expected)) {
+                return Optional.empty();
             }
-            try {
-                NameNodeJmx.Status status = jmx.status();
-                Set<String> ready = new HashSet<>(status.dataNodesWithSpace());
-                if (!status.safeMode() && ready.containsAll(expected)) {
-                    return;
-                }
-                Set<String> missing = new HashSet<>(expected);
-                missing.removeAll(ready);
-                last = "DataNodes not yet live with space: " + missing + (status.safeMode() ? "; in safe mode" : "")
-                        + (status.dataNodesWithSpace().stream().anyMatch(a -> !expected.contains(a))
-                                ? "; unexpected DataNode addresses " + status.dataNodesWithSpace()
-                                : "");
-            } catch (IOException e) {
-                last = "the NameNode's /jmx: " + e.getMessage();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TestbedException("HDFS was not ready within " + timeout.toSeconds() + " s (" + last
-                        + "); see " + testbed.runDir().resolve("logs"));
-            }
-            pause(500);
-        }
+            Set<String> missing = new HashSet<>(expected);
+            missing.removeAll(ready);
+            return Optional.of("DataNodes not yet live with space: " + missing
+                    + (status.safeMode() ? "; in safe mode" : "")
+                    + (status.dataNodesWithSpace().stream().anyMatch(a -> !expected.contains(a))
+                            ? "; unexpected DataNode addresses " + status.dataNodesWithSpace()
+                            : ""));
+        });
     }
 
     /** Stops the DataNodes, then the NameNode, and deletes every directory of the cluster. */
@@ -305,25 +272,5 @@ public final class HdfsCluster implements AutoCloseable {
         dataDirectories.clear();
         Directories.deleteRecursively(directory);
         testbed.state().removeDirectory(directory);
-    }
-
-    /** The last lines of {@code process}'s log, for error messages. */
-    static String tail(StartedProcess process) {
-        try {
-            List<String> lines = Files.readAllLines(Path.of(process.log()));
-            return "last lines of " + process.log() + ":\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "see " + process.log();
-        }
-    }
-
-    static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TestbedException("interrupted", e);
-        }
     }
 }

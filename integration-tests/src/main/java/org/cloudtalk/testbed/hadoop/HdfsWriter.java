@@ -70,7 +70,7 @@ public final class HdfsWriter {
                     handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {
                     throw new TestbedException("the HDFS writer " + process.role() + " did not finish within "
-                            + timeout.toSeconds() + " s: " + HdfsCluster.tail(process));
+                            + timeout.toSeconds() + " s: " + HadoopDaemons.tail(process));
                 } catch (ExecutionException e) {
                     throw new TestbedException("cannot wait for " + process.role() + ": " + e.getMessage(), e);
                 } catch (InterruptedException e) {
@@ -83,7 +83,7 @@ public final class HdfsWriter {
         }
         if (!Files.exists(csv)) {
             throw new TestbedException(
-                    "the HDFS writer " + process.role() + " ended without its results: " + HdfsCluster.tail(process));
+                    "the HDFS writer " + process.role() + " ended without its results: " + HadoopDaemons.tail(process));
         }
         try {
             return Files.readAllLines(csv).stream()

@@ -99,7 +99,7 @@ public final class MapReduceJobs {
                     handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {
                     throw new TestbedException("the job " + job + " did not finish within " + timeout.toSeconds()
-                            + " s: " + HdfsCluster.tail(process));
+                            + " s: " + HadoopDaemons.tail(process));
                 } catch (ExecutionException e) {
                     throw new TestbedException("cannot wait for " + role + ": " + e.getMessage(), e);
                 } catch (InterruptedException e) {
@@ -122,7 +122,7 @@ public final class MapReduceJobs {
         }
         if (rows.size() < 2) {
             throw new TestbedException(
-                    "the job client " + process.role() + " ended without its results: " + HdfsCluster.tail(process));
+                    "the job client " + process.role() + " ended without its results: " + HadoopDaemons.tail(process));
         }
         String[] job = rows.get(1).split(",", -1);
         List<Reduce> reduces = new ArrayList<>();
@@ -133,6 +133,7 @@ public final class MapReduceJobs {
             }
         }
         boolean succeeded = job[1].equals("SUCCEEDED");
-        return new Outcome(succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : HdfsCluster.tail(process));
+        return new Outcome(
+                succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : HadoopDaemons.tail(process));
     }
 }

@@ -61,7 +61,7 @@ public final class NameNodeJmx {
      * such bean.
      */
     public Map<String, Long> numbers(String name) throws IOException {
-        HdfsCluster.pause(METRICS_PERIOD.multipliedBy(2).toMillis());
+        HadoopDaemons.pause(METRICS_PERIOD.multipliedBy(2).toMillis());
         Map<String, Long> numbers = new TreeMap<>();
         JsonNode bean;
         try {

@@ -47,15 +47,6 @@ public final class YarnCluster implements AutoCloseable {
     private static final String RESOURCE_MANAGER_MAIN = "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager";
     private static final String NODE_MANAGER_MAIN = "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> OPENED_PACKAGES = List.of(
-            "java.lang",
-            "java.lang.reflect",
-            "java.io",
-            "java.net",
-            "java.nio",
-            "java.util",
-            "java.util.concurrent",
-            "sun.nio.ch");
 
     private final Testbed testbed;
     private final HdfsCluster hdfs;
@@ -243,59 +234,24 @@ public final class YarnCluster implements AutoCloseable {
     }
 
     private Path confDirectory(String role, Map<String, String> common, Map<String, String> own) throws IOException {
-        Path conf = Files.createDirectories(directory.resolve(role).resolve("conf"));
         Map<String, String> yarn = new LinkedHashMap<>(common);
         yarn.putAll(own);
-        HadoopConf.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", yarn.get("fs.defaultFS")));
-        HadoopConf.write(conf.resolve("yarn-site.xml"), yarn);
-        // /jmx serves metrics2 sources from a cache refreshed once per metrics period (default 10 s).
-        Files.writeString(conf.resolve("hadoop-metrics2.properties"), "*.period=1\n");
-        return conf;
+        return HadoopDaemons.writeConf(directory.resolve(role), "yarn-site.xml", yarn);
     }
 
     private StartedProcess startJava(Host host, String role, String heap, String javaClasspath, String mainClass) {
-        List<String> options = new ArrayList<>(List.of(
-                "-Dhadoop.log.dir=" + testbed.runDir().resolve("logs"),
-                "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
-        // The daemons' web apps build Guice injectors, which reflect into the JDK (Hadoop's own scripts open these).
-        for (String module : OPENED_PACKAGES) {
-            options.add("--add-opens=java.base/" + module + "=ALL-UNNAMED");
-        }
-        return testbed.processes()
-                .startJava(Optional.of(host), role, heap, javaClasspath, mainClass, options, List.of());
+        return HadoopDaemons.startJava(testbed, host, role, heap, javaClasspath, mainClass, List.of());
     }
 
     /** Waits until every NodeManager runs, registered with its testbed address. */
     private void awaitReady(Duration timeout) {
         Set<String> expected = new HashSet<>();
         nodeHosts.forEach(h -> expected.add(h.address()));
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "no answer from the ResourceManager's /jmx yet";
-        while (true) {
-            for (StartedProcess daemon : daemons) {
-                if (daemon.handle().isEmpty()) {
-                    throw new TestbedException(
-                            daemon.role() + " exited while YARN was starting: " + HdfsCluster.tail(daemon));
-                }
-            }
-            try {
-                Set<String> running = runningNodes();
-                if (running.containsAll(expected)) {
-                    return;
-                }
-                Set<String> missing = new HashSet<>(expected);
-                missing.removeAll(running);
-                last = "NodeManagers not yet running: " + missing;
-            } catch (IOException e) {
-                last = "the ResourceManager's /jmx: " + e.getMessage();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TestbedException("YARN was not ready within " + timeout.toSeconds() + " s (" + last
-                        + "); see " + testbed.runDir().resolve("logs"));
-            }
-            HdfsCluster.pause(500);
-        }
+        HadoopDaemons.awaitReady(testbed, "YARN", daemons, timeout, () -> {
+            Set<String> missing = new HashSet<>(expected);
+            missing.removeAll(runningNodes());
+            return missing.isEmpty() ? Optional.empty() : Optional.of("NodeManagers not yet running: " + missing);
+        });
     }
 
     /** The hosts of the NodeManagers the ResourceManager counts as running. */

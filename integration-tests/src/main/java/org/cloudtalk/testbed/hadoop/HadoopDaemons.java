@@ -1,0 +1,120 @@
+package org.cloudtalk.testbed.hadoop;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.state.StartedProcess;
+
+/** What the testbed's Hadoop clusters share: their daemons' configuration directories, JVMs and start-up wait. */
+final class HadoopDaemons {
+    /** Packages Hadoop's own launch scripts open on Java 17: the daemons' web apps (Guice) reflect into them. */
+    private static final List<String> OPENED_PACKAGES = List.of(
+            "java.lang",
+            "java.lang.reflect",
+            "java.io",
+            "java.net",
+            "java.nio",
+            "java.util",
+            "java.util.concurrent",
+            "sun.nio.ch");
+
+    private HadoopDaemons() {}
+
+    /** Why a cluster is not ready yet (empty when it is), as its master's {@code /jmx} tells. */
+    interface Readiness {
+        Optional<String> notReady() throws IOException;
+    }
+
+    /**
+     * Writes {@code roleDirectory/conf}: core-site.xml (the default file system), {@code siteFile} with every setting,
+     * and a metrics period short enough for {@code /jmx} to be current. Returns the directory.
+     */
+    static Path writeConf(Path roleDirectory, String siteFile, Map<String, String> settings) throws IOException {
+        Path conf = Files.createDirectories(roleDirectory.resolve("conf"));
+        HadoopConf.write(conf.resolve("core-site.xml"), Map.of("fs.defaultFS", settings.get("fs.defaultFS")));
+        HadoopConf.write(conf.resolve(siteFile), settings);
+        // /jmx serves metrics2 sources from a cache refreshed once per metrics period (default 10 s): a run shorter
+        // than that read all zeros. One second keeps the plugins' counters current.
+        Files.writeString(
+                conf.resolve("hadoop-metrics2.properties"),
+                "*.period=" + NameNodeJmx.METRICS_PERIOD.toSeconds() + "\n");
+        return conf;
+    }
+
+    /** Starts a Hadoop daemon's JVM in {@code host}, logging under the run directory's {@code logs}. */
+    static StartedProcess startJava(
+            Testbed testbed,
+            Host host,
+            String role,
+            String heap,
+            String classpath,
+            String mainClass,
+            List<String> args) {
+        List<String> options = new ArrayList<>(List.of(
+                "-Dhadoop.log.dir=" + testbed.runDir().resolve("logs"),
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+        OPENED_PACKAGES.forEach(name -> options.add("--add-opens=java.base/" + name + "=ALL-UNNAMED"));
+        return testbed.processes().startJava(Optional.of(host), role, heap, classpath, mainClass, options, args);
+    }
+
+    /**
+     * Waits until {@code readiness} has nothing to report, failing at once with the log of a daemon that exited, and
+     * after {@code timeout} with the last reason.
+     */
+    static void awaitReady(
+            Testbed testbed, String system, List<StartedProcess> daemons, Duration timeout, Readiness readiness) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer yet";
+        while (true) {
+            for (StartedProcess daemon : daemons) {
+                if (daemon.handle().isEmpty()) {
+                    throw new TestbedException(
+                            daemon.role() + " exited while " + system + " was starting: " + tail(daemon));
+                }
+            }
+            try {
+                Optional<String> notReady = readiness.notReady();
+                if (notReady.isEmpty()) {
+                    return;
+                }
+                last = notReady.get();
+            } catch (IOException e) {
+                last = "/jmx: " + e.getMessage();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TestbedException(system + " was not ready within " + timeout.toSeconds() + " s (" + last
+                        + "); see " + testbed.runDir().resolve("logs"));
+            }
+            pause(500);
+        }
+    }
+
+    /** The last lines of {@code process}'s log, for error messages. */
+    static String tail(StartedProcess process) {
+        try {
+            List<String> lines = Files.readAllLines(Path.of(process.log()));
+            return "last lines of " + process.log() + ":\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "see " + process.log();
+        }
+    }
+
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted", e);
+        }
+    }
+}
