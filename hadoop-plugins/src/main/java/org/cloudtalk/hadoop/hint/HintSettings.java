@@ -45,7 +45,7 @@ public record HintSettings(
         return new HintSettings(
                 uri(conf),
                 Duration.ofMillis(number(conf, DEADLINE_MS, defaultDeadlineMs, 1, 60_000)),
-                evaluator(conf),
+                evaluator(conf, EVALUATOR, "refined"),
                 (int) number(conf, THREADS, 16, 1, 1024),
                 Duration.ofMillis(number(conf, BACKOFF_MS, 1000, 0, 3_600_000)),
                 Duration.ofMillis(number(conf, LOG_INTERVAL_MS, 60_000, 0, 86_400_000)));
@@ -118,12 +118,18 @@ public record HintSettings(
         return uri;
     }
 
-    private static EvaluatorName evaluator(Configuration conf) {
-        String value = conf.getTrimmed(EVALUATOR, "refined");
+    /** An evaluator's name, or the default when the key is unset. */
+    public static EvaluatorName evaluator(Configuration conf, String key, String defaultValue) {
+        String value = conf.getTrimmed(key, defaultValue);
         try {
             return EvaluatorName.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw invalid(value, EVALUATOR, "must be heuristic, flow, exhaustive or refined");
+            throw invalid(value, key, "must be heuristic, flow, exhaustive or refined");
         }
+    }
+
+    /** These settings with another evaluator, for a plugin path that has a key of its own. */
+    public HintSettings withEvaluator(EvaluatorName other) {
+        return new HintSettings(server, deadline, other, threads, backoff, logInterval);
     }
 }

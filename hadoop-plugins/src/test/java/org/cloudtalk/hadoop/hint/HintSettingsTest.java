@@ -26,6 +26,8 @@ class HintSettingsTest {
         assertThat(settings.readBytes()).isEqualTo(128L << 20);
         assertThat(settings.blocksPerQuery()).isEqualTo(4);
         assertThat(settings.answerReuse()).isEqualTo(Duration.ofMillis(100));
+        assertThat(settings.writeHints().evaluator()).isEqualTo(EvaluatorName.HEURISTIC);
+        assertThat(settings.writeHints().deadline()).isEqualTo(settings.hints().deadline());
     }
 
     @ParameterizedTest
@@ -40,6 +42,7 @@ class HintSettingsTest {
                 "cloudtalk.hdfs.endpoint | dns | Invalid value dns for cloudtalk.hdfs.endpoint: must be ip or hostname",
                 "cloudtalk.hdfs.candidates.max | 1 | Invalid value 1 for cloudtalk.hdfs.candidates.max: must be between 2 and 10000",
                 "cloudtalk.hdfs.write.blocks.per.query | 0 | Invalid value 0 for cloudtalk.hdfs.write.blocks.per.query: must be between 1 and 64",
+                "cloudtalk.hdfs.write.evaluator | best | Invalid value best for cloudtalk.hdfs.write.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.answer.reuse.ms | -5 | Invalid value -5 for cloudtalk.hdfs.write.answer.reuse.ms: must be between 1 and 60000",
             })
     void badValuesSayWhatIsWrong(String key, String value, String message) {

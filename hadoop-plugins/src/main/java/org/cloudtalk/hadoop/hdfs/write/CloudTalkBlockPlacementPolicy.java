@@ -46,7 +46,7 @@ public class CloudTalkBlockPlacementPolicy extends BlockPlacementPolicyDefault i
         HdfsHintSettings settings = HdfsHintSettings.from(conf);
         if (settings.writeEnabled()) {
             HintClient hints = HintClient.shared(
-                    "hdfs-write", settings.hints(), "CloudTalkHdfsWrite", "CloudTalk block placement");
+                    "hdfs-write", settings.writeHints(), "CloudTalkHdfsWrite", "CloudTalk block placement");
             planner = new WritePlanner(
                     hints,
                     new Endpoints(settings.endpoints()),
