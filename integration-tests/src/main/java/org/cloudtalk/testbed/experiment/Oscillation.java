@@ -74,7 +74,7 @@ public final class Oscillation implements Experiment {
 
     @Override
     public String chartTitle() {
-        return "Copy time with pseudo-reservations off and on (avg; p99 dashed)";
+        return "Copy time, reservations off and on (p99 dashed)";
     }
 
     @Override
