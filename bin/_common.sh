@@ -3,20 +3,23 @@
 
 CLOUDTALK_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# ensure_built MODULE: build MODULE (and what it needs) unless its runtime libs are newer than every pom.xml and main
-# source file of the tree: a tree updated by git pull rebuilds, one just built by mvn starts at once.
+# ensure_built MODULE: build MODULE (and what it needs) unless its last build is newer than every pom.xml and main
+# source file of the tree: a tree updated by git pull rebuilds, an unchanged one starts at once. The last build is
+# this script's (its stamp) or Maven's that created target/lib, whichever is newer.
 ensure_built() {
   local module="$1"
-  local lib="$CLOUDTALK_HOME/$module/target/lib"
+  local lib="$CLOUDTALK_HOME/$module/target/lib" stamp="$CLOUDTALK_HOME/$module/target/.built-by-bin"
+  local built="$lib"
+  [ -f "$stamp" ] && [ "$stamp" -nt "$lib" ] && built="$stamp"
   if [ ! -d "$CLOUDTALK_HOME/$module/target/classes" ] || [ ! -d "$lib" ] \
-    || [ -n "$(cd "$CLOUDTALK_HOME" && find . -path ./.git -prune -o \( -name pom.xml -o -path '*/src/main/*' \) \
-      -type f -newer "$lib" -print -quit)" ]; then
+    || [ -n "$(cd "$CLOUDTALK_HOME" && find . \( -path ./.git -o -name target \) -prune -o \
+      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$built" -print -quit)" ]; then
     echo "cloudtalk: building $module..." >&2
-    # From scratch: a jar the module no longer needs must not stay on the class path, and the directory's time
-    # becomes the build's.
+    # target/lib from scratch: a jar the module no longer needs must not stay on the class path.
     rm -rf "$lib"
     (cd "$CLOUDTALK_HOME" && mvn -B -q -ntp -DskipTests -Dspotless.skip=true -pl "$module" -am package) >&2 \
       || { echo "cloudtalk: build of $module failed" >&2; exit 70; }
+    touch "$stamp"
   fi
 }
 

@@ -159,8 +159,9 @@ public final class HdfsWrite implements Experiment {
     }
 
     /**
-     * The plugin's own counters from the NameNode's /jmx: the share of its queries whose answer placed the block, and
-     * its fallbacks to the default choice (the latency figures there are per metrics interval, not per run).
+     * The plugin's own counters from the NameNode's /jmx: the share of blocks an answer placed (one answer may place
+     * several blocks), and its fallbacks to the default choice (the latency figures there are per metrics interval,
+     * not per run).
      */
     private static void pluginFigures(HdfsCluster hdfs, List<Measurement> rows, List<Check> checks) {
         Map<String, Long> numbers;
@@ -170,15 +171,13 @@ public final class HdfsWrite implements Experiment {
             checks.add(new Check("the plugin's metrics are read from /jmx", false, e.getMessage()));
             return;
         }
-        long queries = numbers.getOrDefault("Queries", 0L);
-        rows.add(new Measurement(
-                ANSWERS_USED,
-                queries + " queries",
-                queries == 0 ? 0 : 100.0 * numbers.getOrDefault("AnswersUsed", 0L) / queries));
         long fallbacks = numbers.entrySet().stream()
                 .filter(e -> e.getKey().startsWith("Fallbacks"))
                 .mapToLong(Map.Entry::getValue)
                 .sum();
+        long answered = numbers.getOrDefault("AnswersUsed", 0L);
+        long blocks = answered + fallbacks;
+        rows.add(new Measurement(ANSWERS_USED, blocks + " blocks", blocks == 0 ? 0 : 100.0 * answered / blocks));
         rows.add(new Measurement(FALLBACKS, "count", fallbacks));
     }
 }

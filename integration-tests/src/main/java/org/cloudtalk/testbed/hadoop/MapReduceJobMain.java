@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Timer;
+import java.util.TimerTask;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -39,6 +43,8 @@ import org.apache.hadoop.util.GenericOptionsParser;
 public final class MapReduceJobMain {
     private static final int KEY_BYTES = 10;
     private static final int VALUE_BYTES = 90;
+    /** How long the client lets its job run before it kills it (the testbed sets it below its own wait). */
+    static final String TIMEOUT_MS = "cloudtalk.testbed.job.timeout.ms";
 
     private MapReduceJobMain() {}
 
@@ -56,31 +62,51 @@ public final class MapReduceJobMain {
             System.exit(2);
             return;
         }
+        // The job must not outlive its client: past the timeout the client kills it on the cluster.
+        long timeoutMs = conf.getLong(TIMEOUT_MS, Long.MAX_VALUE);
+        Timer killer = new Timer("kill-after-timeout", true);
+        killer.schedule(
+                new TimerTask() {
+                    @Override
+                    public void run() {
+                        try {
+                            System.err.println("job " + job.getJobID() + " killed after " + timeoutMs + " ms");
+                            job.killJob();
+                        } catch (IOException e) {
+                            System.err.println("cannot kill job " + job.getJobID() + ": " + e);
+                        }
+                    }
+                },
+                Math.min(timeoutMs, Long.MAX_VALUE / 2));
         long start = System.nanoTime();
         // Verbose: failed attempts and their diagnostics go to the log (Job at INFO), for the testbed's report.
         boolean succeeded = job.waitForCompletion(true);
         double seconds = (System.nanoTime() - start) / 1e9;
-        try (PrintWriter rows = new PrintWriter(Files.newBufferedWriter(java.nio.file.Path.of(args[1])))) {
-            rows.println("kind,status,host,shuffle_s,run_s");
-            rows.printf(Locale.ROOT, "job,%s,,,%.3f%n", succeeded ? "SUCCEEDED" : "FAILED", seconds);
-            if (succeeded && job.getNumReduceTasks() > 0) {
-                for (JobHistoryParser.TaskInfo task :
-                        history(job, conf).getAllTasks().values()) {
-                    if (task.getTaskType() != TaskType.REDUCE) {
-                        continue;
-                    }
-                    for (JobHistoryParser.TaskAttemptInfo attempt :
-                            task.getAllTaskAttempts().values()) {
-                        rows.printf(
-                                Locale.ROOT,
-                                "reduce,%s,%s,%.3f,%.3f%n",
-                                attempt.getTaskStatus(),
-                                attempt.getHostname(),
-                                (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3,
-                                (attempt.getFinishTime() - attempt.getStartTime()) / 1e3);
-                    }
+        killer.cancel();
+        List<String> rows = new ArrayList<>();
+        if (succeeded && job.getNumReduceTasks() > 0) {
+            // A history that cannot be read fails the run: a success without its reduces would read as "none ran".
+            for (JobHistoryParser.TaskInfo task :
+                    history(job, conf).getAllTasks().values()) {
+                if (task.getTaskType() != TaskType.REDUCE) {
+                    continue;
+                }
+                for (JobHistoryParser.TaskAttemptInfo attempt :
+                        task.getAllTaskAttempts().values()) {
+                    rows.add(String.format(
+                            Locale.ROOT,
+                            "reduce,%s,%s,%.3f,%.3f",
+                            attempt.getTaskStatus(),
+                            attempt.getHostname(),
+                            (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3,
+                            (attempt.getFinishTime() - attempt.getStartTime()) / 1e3));
                 }
             }
+        }
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(java.nio.file.Path.of(args[1])))) {
+            csv.println("kind,status,host,shuffle_s,run_s");
+            csv.printf(Locale.ROOT, "job,%s,,,%.3f%n", succeeded ? "SUCCEEDED" : "FAILED", seconds);
+            rows.forEach(csv::println);
         }
         System.exit(succeeded ? 0 : 1);
     }

@@ -78,6 +78,8 @@ public final class MapReduceJobs {
         }
         List<String> args = new ArrayList<>();
         jobSettings.forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
+        // The client kills its job a little before the testbed stops waiting, so no job outlives its run.
+        args.addAll(List.of("-D", MapReduceJobMain.TIMEOUT_MS + "=" + Math.max(1000, timeout.toMillis() - 10_000)));
         args.add(job.get(0));
         args.add(csv.toString());
         args.addAll(job.subList(1, job.size()));

@@ -202,6 +202,8 @@ public final class YarnCluster implements AutoCloseable {
         Map<String, String> common = new LinkedHashMap<>(clientSettings());
         // Also on the management address, for the testbed's /jmx reads.
         common.put("yarn.resourcemanager.bind-host", "0.0.0.0");
+        // Not the machine's shared /tmp/hadoop-$USER: testbeds side by side, and down removes it.
+        common.put("hadoop.tmp.dir", directory.resolve("tmp").toString());
         common.put("yarn.nodemanager.resource.memory-mb", Integer.toString(NODE_MEMORY_MB));
         common.put("yarn.nodemanager.resource.cpu-vcores", "4");
         common.put("yarn.scheduler.minimum-allocation-mb", "128");

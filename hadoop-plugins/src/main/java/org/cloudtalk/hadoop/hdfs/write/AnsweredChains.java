@@ -21,9 +21,10 @@ import java.util.function.LongSupplier;
  * {@code reuse} of its answer, which is shorter than the server's pseudo-reservation hold: the server still counts
  * the chain's load while it is used. Each chain is handed out once, oldest answer first. How many blocks to ask for
  * follows demand: the most blocks of this request that waited for an answer at the same time lately, at most
- * {@code maxBlocks}. Blocks allocated one after another (a writer's pipeline) keep asking one chain each, so their
- * placement is exactly as without this class; only blocks allocated concurrently — written at the same time — are
- * placed together, on distinct hosts, as the server would place concurrent writes anyway.
+ * {@code maxBlocks}. Blocks allocated one after another (a writer's pipeline,
+ * seconds apart) keep asking one chain each; blocks allocated concurrently — written at the same time — are placed
+ * together, on distinct hosts, as the server would place concurrent writes anyway, and for up to twice the reuse time
+ * after such a burst a block may still take, or ask for, the burst's chains.
  *
  * <p>Concurrency: thread-safe; each request's state is guarded by its own lock, requests do not contend.
  */
@@ -74,7 +75,9 @@ final class AnsweredChains {
 
     /**
      * How many blocks the next query for this request should place: as many as were waiting for an answer at once
-     * lately (blocks allocated one after another ask one at a time), within the limits.
+     * lately (blocks allocated one after another ask one at a time), within the limits. Each block that waits asks
+     * on its own, so a burst of n blocks may ask for up to n times that many; the chains no block takes in time are
+     * dropped and counted ({@code AnswersUnused}).
      */
     int blocksToAsk(Request request, int mostThatFit) {
         Ready ready = byRequest.get(request);
@@ -108,14 +111,7 @@ final class AnsweredChains {
 
         synchronized Optional<List<String>> take(long now) {
             roll(now);
-            int stale = 0;
-            while (!chains.isEmpty() && now - chains.peekFirst().answeredAt() > reuseNanos) {
-                chains.pollFirst();
-                stale++;
-            }
-            if (stale > 0) {
-                onExpired.accept(stale);
-            }
+            dropExpired(now);
             Answered next = chains.pollFirst();
             if (next != null) {
                 return Optional.of(next.chain());
@@ -137,7 +133,19 @@ final class AnsweredChains {
 
         synchronized boolean idle(long now) {
             roll(now);
+            dropExpired(now);
             return waiting == 0 && peakThisWindow == 0 && peakLastWindow == 0 && chains.isEmpty();
+        }
+
+        private void dropExpired(long now) {
+            int stale = 0;
+            while (!chains.isEmpty() && now - chains.peekFirst().answeredAt() > reuseNanos) {
+                chains.pollFirst();
+                stale++;
+            }
+            if (stale > 0) {
+                onExpired.accept(stale);
+            }
         }
 
         private void roll(long now) {

@@ -36,6 +36,10 @@ import org.cloudtalk.lang.build.QueryBuilder;
 final class WritePlanner {
     /** The writer is outside the cluster, or has no address CloudTalk can use. */
     private static final String UNKNOWN_WRITER = "0.0.0.0";
+    /** The server's default {@code limits.variables} and {@code limits.candidates} (docs/server.md). */
+    private static final int MAX_VARIABLES = 100;
+
+    private static final int MAX_CANDIDATE_VALUES = 10_000;
 
     private final HintClient hints;
     private final Endpoints endpoints;
@@ -91,10 +95,10 @@ final class WritePlanner {
             hints.metrics().answerUsed();
             return Optional.of(preference(ready.get(), variables, byEndpoint, maxPerRack));
         }
+        List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
+        int blocks = chains.blocksToAsk(request, mostThatFit(candidates.size(), variables));
         List<List<String>> leftovers = List.of();
         try {
-            List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
-            int blocks = chains.blocksToAsk(request, candidates.size() / variables);
             Optional<List<List<String>>> orders = ask(source, blocks, variables, candidates, blockBytes);
             if (orders.isEmpty()) {
                 return Optional.empty();
@@ -105,6 +109,18 @@ final class WritePlanner {
         } finally {
             chains.asked(request, leftovers);
         }
+    }
+
+    /**
+     * The most blocks one query may place: on distinct hosts, and within the server's default limits on a query
+     * (100 variables, 10,000 candidate values over all variables), so that batching never turns an answerable
+     * query into a refused one.
+     */
+    static int mostThatFit(int candidates, int replicas) {
+        int onDistinctHosts = candidates / replicas;
+        int withinVariables = MAX_VARIABLES / replicas;
+        int withinCandidateValues = MAX_CANDIDATE_VALUES / (replicas * candidates);
+        return Math.max(1, Math.min(onDistinctHosts, Math.min(withinVariables, withinCandidateValues)));
     }
 
     /** One order of preference per block, for {@code blocks} blocks written at once; empty after a fallback. */

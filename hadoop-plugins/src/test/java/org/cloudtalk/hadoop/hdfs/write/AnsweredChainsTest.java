@@ -64,6 +64,19 @@ class AnsweredChainsTest {
     }
 
     @Test
+    void requestsLeftIdleAreDroppedWithTheirChainsCounted() {
+        for (int i = 0; i < 1024; i++) {
+            AnsweredChains.Request other = new AnsweredChains.Request("10.1.0." + i, 2, 1 << 20, SIX);
+            assertThat(chains.take(other)).isEmpty();
+            chains.asked(other, List.of(CHAIN_B));
+        }
+        now.addAndGet(500_000_000L);
+
+        assertThat(chains.take(WRITER)).isEmpty();
+        assertThat(expired).as("the dropped requests' unused chains").hasValue(1024);
+    }
+
+    @Test
     void chainsOlderThanTheReuseTimeAreDroppedAndCounted() {
         assertThat(chains.take(WRITER)).isEmpty();
         chains.asked(WRITER, List.of(CHAIN_B, CHAIN_C));
