@@ -3,23 +3,32 @@
 
 CLOUDTALK_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# ensure_built MODULE: build MODULE (and what it needs) unless its last build is newer than every pom.xml and main
-# source file of the tree: a tree updated by git pull rebuilds, an unchanged one starts at once. The last build is
-# this script's (its stamp) or Maven's that created target/lib, whichever is newer.
-ensure_built() {
-  local module="$1"
-  local lib="$CLOUDTALK_HOME/$module/target/lib" stamp="$CLOUDTALK_HOME/$module/target/.built-by-bin"
-  local built="$lib"
-  [ -f "$stamp" ] && [ "$stamp" -nt "$lib" ] && built="$stamp"
-  if [ ! -d "$CLOUDTALK_HOME/$module/target/classes" ] || [ ! -d "$lib" ] \
+# needs_build MODULE ARTIFACT: whether MODULE must be built before ARTIFACT is used: it is missing, or a pom.xml or
+# main source file of the tree is newer than the last build — this script's (mark_built) or Maven's that made
+# ARTIFACT, whichever is newer. A tree updated by git pull rebuilds; an unchanged one starts at once.
+needs_build() {
+  local module="$1" artifact="$2"
+  local stamp="$CLOUDTALK_HOME/$module/target/.built-by-bin" built="$2"
+  [ -f "$stamp" ] && [ "$stamp" -nt "$artifact" ] && built="$stamp"
+  [ ! -d "$CLOUDTALK_HOME/$module/target/classes" ] || [ ! -e "$artifact" ] \
     || [ -n "$(cd "$CLOUDTALK_HOME" && find . \( -path ./.git -o -name target \) -prune -o \
-      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$built" -print -quit)" ]; then
+      \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$built" -print -quit)" ]
+}
+
+mark_built() {
+  touch "$CLOUDTALK_HOME/$1/target/.built-by-bin"
+}
+
+# ensure_built MODULE [ARTIFACT]: build MODULE (and what it needs) when needs_build says so; ARTIFACT defaults to the
+# module's target/lib, rebuilt from scratch so that a jar the module no longer needs leaves the class path.
+ensure_built() {
+  local module="$1" artifact="${2:-$CLOUDTALK_HOME/$1/target/lib}"
+  if needs_build "$module" "$artifact"; then
     echo "cloudtalk: building $module..." >&2
-    # target/lib from scratch: a jar the module no longer needs must not stay on the class path.
-    rm -rf "$lib"
+    [ -d "$artifact" ] && rm -rf "$artifact"
     (cd "$CLOUDTALK_HOME" && mvn -B -q -ntp -DskipTests -Dspotless.skip=true -pl "$module" -am package) >&2 \
       || { echo "cloudtalk: build of $module failed" >&2; exit 70; }
-    touch "$stamp"
+    mark_built "$module"
   fi
 }
 

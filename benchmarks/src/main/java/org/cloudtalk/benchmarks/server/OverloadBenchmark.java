@@ -31,7 +31,11 @@ import java.util.regex.Pattern;
  *   <li>connection abuse: a victim tenant (127.0.0.1) sends 50 queries/s on its keep-alive connection, alone, while an
  *       attacker (127.0.0.2) holds {@code IDLE} idle connections (with a new connection tried meanwhile), and while
  *       the attacker trickles {@code SLOW} requests a header line per second; reports the victim's latency, the time
- *       to refuse a new connection and the server's connection metrics.
+ *       to refuse a new connection and the server's connection metrics;
+ *   <li>heavy queries: two attackers (127.0.0.2 and .3) keep 8 queries each in flight, each a 999-flow rate-coupled
+ *       chain for the flow evaluator with a 1,000 ms deadline (issue 16's defect 1: such a query ran 5.7 s, and
+ *       another tenant's 1,000 ms query waited 58-115 s behind 16 of them), while the victim sends its 50 queries/s;
+ *       reports the victim's latency and the attackers' answers by status.
  * </ol>
  */
 public final class OverloadBenchmark {
@@ -140,8 +144,55 @@ public final class OverloadBenchmark {
                 }
                 System.out.printf(Locale.ROOT, "slow requests cut off by the server: %d%n", cutOff.sum());
                 System.out.println("server metrics: " + metrics(victim));
+
+                heavy(port, victim, request, seconds);
             }
         }
+    }
+
+    /** Two attackers keep 8 heavy queries each in flight while the victim sends its own. */
+    private static void heavy(int port, Socket victim, byte[] request, int seconds) throws Exception {
+        StringBuilder chain = new StringBuilder("X = (10.0.0.1 10.0.0.2)\nf1 X -> 10.0.0.3 size 1G\n");
+        for (int f = 2; f <= 999; f++) {
+            chain.append(String.format(
+                    Locale.ROOT,
+                    "f%d 10.0.0.%d -> 10.0.0.%d size 1G rate r(f%d)%n",
+                    f,
+                    1 + f % HOSTS,
+                    1 + (f + 1) % HOSTS,
+                    f - 1));
+        }
+        byte[] heavy = RawHttp.post("/v1/query?evaluator=flow&timeoutMs=1000", chain.toString());
+        AtomicBoolean attacking = new AtomicBoolean(true);
+        Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
+        List<Thread> attackers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            String from = i % 2 == 0 ? "127.0.0.2" : "127.0.0.3";
+            Thread attacker = new Thread(() -> {
+                try (Socket socket = connect(port, from)) {
+                    OutputStream out = socket.getOutputStream();
+                    InputStream in = new BufferedInputStream(socket.getInputStream());
+                    while (attacking.get()) {
+                        out.write(heavy);
+                        byStatus.computeIfAbsent(RawHttp.read(in).status(), unused -> new LongAdder())
+                                .increment();
+                    }
+                } catch (IOException e) {
+                    byStatus.computeIfAbsent(-1, unused -> new LongAdder()).increment();
+                }
+            });
+            attacker.start();
+            attackers.add(attacker);
+        }
+        Thread.sleep(1000);
+        print("victim, 16 heavy queries in flight from two tenants", victim(victim, request, seconds));
+        attacking.set(false);
+        for (Thread attacker : attackers) {
+            attacker.join();
+        }
+        Map<Integer, Long> counts = new TreeMap<>();
+        byStatus.forEach((status, count) -> counts.put(status, count.sum()));
+        System.out.println("heavy queries answered, by HTTP status (-1: connection lost): " + counts);
     }
 
     private static void print(String what, double[] victim) {
