@@ -223,6 +223,7 @@ class HdfsWritePlacementTest {
         HintMetrics metrics = metrics();
         long queries = metrics.queries();
         long used = metrics.answersUsed();
+        long overruled = metrics.choicesOverruled();
         // Fewer writers than the client has query threads, so no block falls back for want of one.
         int writers = 12;
         int rounds = 3;
@@ -250,14 +251,21 @@ class HdfsWritePlacementTest {
             pool.shutdownNow();
         }
 
+        // HDFS's own rules still apply: considerLoad skips a DataNode busy with more than twice the average transfers,
+        // which twelve concurrent pipelines on four idle hosts can make them. Every replica off the idle hosts must
+        // be one the policy counted as overruled by those rules.
+        long onBusyHosts = 0;
         for (Path path : paths) {
             for (DatanodeInfo[] replicas : Blocks.replicas(fs, path, (short) 2)) {
-                assertThat(Blocks.addresses(replicas))
-                        .as("replicas of %s", path)
-                        .isSubsetOf(idle);
                 assertThat(Blocks.racks(replicas)).hasSize(2);
+                onBusyHosts += Blocks.addresses(replicas).stream()
+                        .filter(host -> !idle.contains(host))
+                        .count();
             }
         }
+        assertThat(onBusyHosts)
+                .as("replicas on busy hosts, at most those HDFS's rules overruled")
+                .isLessThanOrEqualTo(metrics.choicesOverruled() - overruled);
         assertThat(metrics.answersUsed()).as("blocks placed by an answer").isEqualTo(used + paths.size());
         assertThat(metrics.queries())
                 .as("queries for %d blocks allocated %d at a time", paths.size(), writers)
