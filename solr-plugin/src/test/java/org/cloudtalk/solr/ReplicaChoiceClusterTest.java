@@ -191,7 +191,7 @@ class ReplicaChoiceClusterTest {
     void withCloudTalkDownQueriesSucceedInSolrsOrderAndTheFallbackIsCounted() throws Exception {
         makeBusy(Set.of(sharedNode));
         cloudtalk.close();
-        Thread.sleep(300); // past the cache TTL
+        refreshTheAnswer();
         long fallbacks = metric("fallbacks.unavailable");
         // Solr's own order: shards.preference puts H first for both shards.
         assertThat(queryAll()).isEqualTo(expected(node -> node.equals(sharedNode)));
@@ -263,7 +263,24 @@ class ReplicaChoiceClusterTest {
 
     private static void makeBusy(Set<String> busyNodes) throws Exception {
         writeStatus(busyNodes.stream().map(ipByNode::get).collect(Collectors.toSet()));
+        refreshTheAnswer();
+    }
+
+    /**
+     * Lets the plugin's cached answer expire and be refreshed: the first request after the TTL still uses the answer
+     * it had while the refresh runs, so one request starts the refresh and the test waits for the query to end.
+     */
+    private static void refreshTheAnswer() throws Exception {
         Thread.sleep(300); // past the plugin's cache TTL
+        long queries = metric("queries");
+        ModifiableSolrParams params = new ModifiableSolrParams();
+        params.set("q", "*:*");
+        new QueryRequest(params).process(aggregatorClient, COLLECTION);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (metric("queries") == queries && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(metric("queries")).as("a refresh of the plugin's answer").isGreaterThan(queries);
     }
 
     /** Four hosts with 1 Gbit/s NICs; the busy ones send at 950 Mbit/s. */

@@ -9,6 +9,7 @@ import org.cloudtalk.testbed.experiment.HdfsWrite;
 import org.cloudtalk.testbed.experiment.Oscillation;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
 import org.cloudtalk.testbed.experiment.SamplingAtScale;
+import org.cloudtalk.testbed.experiment.SolrReplicas;
 import org.cloudtalk.testbed.experiment.StatusAccuracy;
 
 /** The experiments {@code testbed run} knows by name. */
@@ -19,7 +20,8 @@ final class Experiments {
             new SamplingAtScale(),
             new Capacity(),
             new Oscillation(),
-            new HdfsWrite());
+            new HdfsWrite(),
+            new SolrReplicas());
 
     private Experiments() {}
 

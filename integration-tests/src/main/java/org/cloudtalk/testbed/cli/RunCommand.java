@@ -95,7 +95,11 @@ final class RunCommand implements Callable<Integer> {
             if (down.compareAndSet(false, true)) {
                 testbed.down();
             }
-            Runtime.getRuntime().removeShutdownHook(hook);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // A TERM interrupted the run: the hook (or this block) has taken the testbed down.
+            }
         }
     }
 }

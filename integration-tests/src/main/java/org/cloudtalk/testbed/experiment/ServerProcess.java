@@ -1,8 +1,6 @@
 package org.cloudtalk.testbed.experiment;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +16,7 @@ import org.cloudtalk.server.cli.ServerMain;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.net.Ports;
 import org.cloudtalk.testbed.proc.StatusDaemons;
 import org.cloudtalk.testbed.state.StartedProcess;
 
@@ -61,7 +60,7 @@ public final class ServerProcess implements AutoCloseable {
             List<String> extraSettings,
             String query) {
         Path dir = testbed.runDir();
-        int port = freePort(bindAddress);
+        int port = Ports.free(bindAddress);
         StartedProcess process;
         try {
             List<String> locator = new ArrayList<>(testbed.hosts().stream()
@@ -142,14 +141,6 @@ public final class ServerProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new TestbedException("interrupted", e);
             }
-        }
-    }
-
-    private static int freePort(String bindAddress) {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(bindAddress))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new TestbedException("no free port on " + bindAddress + ": " + e.getMessage(), e);
         }
     }
 }

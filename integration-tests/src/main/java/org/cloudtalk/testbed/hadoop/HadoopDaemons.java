@@ -78,7 +78,7 @@ final class HadoopDaemons {
             for (StartedProcess daemon : daemons) {
                 if (daemon.handle().isEmpty()) {
                     throw new TestbedException(
-                            daemon.role() + " exited while " + system + " was starting: " + tail(daemon));
+                            daemon.role() + " exited while " + system + " was starting: " + daemon.logTail());
                 }
             }
             try {
@@ -95,17 +95,6 @@ final class HadoopDaemons {
                         + "); see " + testbed.runDir().resolve("logs"));
             }
             pause(500);
-        }
-    }
-
-    /** The last lines of {@code process}'s log, for error messages. */
-    static String tail(StartedProcess process) {
-        try {
-            List<String> lines = Files.readAllLines(Path.of(process.log()));
-            return "last lines of " + process.log() + ":\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "see " + process.log();
         }
     }
 

@@ -214,12 +214,11 @@ public final class HdfsCluster implements AutoCloseable {
                 List.of("-format", "-nonInteractive", "-force"));
         try {
             ProcessHandle handle = format.handle()
-                    .orElseThrow(() ->
-                            new TestbedException("the NameNode format exited at once: " + HadoopDaemons.tail(format)));
+                    .orElseThrow(() -> new TestbedException("the NameNode format exited at once: " + format.logTail()));
             handle.onExit().get(FORMAT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new TestbedException("the NameNode format did not finish within " + FORMAT_TIMEOUT.toSeconds()
-                    + " s: " + HadoopDaemons.tail(format));
+                    + " s: " + format.logTail());
         } catch (java.util.concurrent.ExecutionException e) {
             throw new TestbedException("cannot wait for the NameNode format: " + e.getMessage(), e);
         } catch (InterruptedException e) {
@@ -229,7 +228,7 @@ public final class HdfsCluster implements AutoCloseable {
             testbed.processes().stop(format);
         }
         if (!Files.isDirectory(directory.resolve("namenode/name/current"))) {
-            throw new TestbedException("the NameNode format failed: " + HadoopDaemons.tail(format));
+            throw new TestbedException("the NameNode format failed: " + format.logTail());
         }
     }
 

@@ -6,9 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
@@ -64,26 +61,10 @@ public final class HdfsWriter {
      * throws if it runs longer or ends without its CSV.
      */
     public List<FileWrite> await(Duration timeout) {
-        try {
-            process.handle().ifPresent(handle -> {
-                try {
-                    handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    throw new TestbedException("the HDFS writer " + process.role() + " did not finish within "
-                            + timeout.toSeconds() + " s: " + HadoopDaemons.tail(process));
-                } catch (ExecutionException e) {
-                    throw new TestbedException("cannot wait for " + process.role() + ": " + e.getMessage(), e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TestbedException("interrupted", e);
-                }
-            });
-        } finally {
-            testbed.processes().stop(process);
-        }
+        testbed.processes().awaitExit(process, "the HDFS writer " + process.role(), timeout);
         if (!Files.exists(csv)) {
             throw new TestbedException(
-                    "the HDFS writer " + process.role() + " ended without its results: " + HadoopDaemons.tail(process));
+                    "the HDFS writer " + process.role() + " ended without its results: " + process.logTail());
         }
         try {
             return Files.readAllLines(csv).stream()

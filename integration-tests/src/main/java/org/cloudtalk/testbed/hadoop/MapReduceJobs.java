@@ -11,9 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
@@ -95,23 +92,7 @@ public final class MapReduceJobs {
                                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                                 "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"),
                         args);
-        try {
-            process.handle().ifPresent(handle -> {
-                try {
-                    handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    throw new TestbedException("the job " + job + " did not finish within " + timeout.toSeconds()
-                            + " s: " + HadoopDaemons.tail(process));
-                } catch (ExecutionException e) {
-                    throw new TestbedException("cannot wait for " + role + ": " + e.getMessage(), e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new TestbedException("interrupted", e);
-                }
-            });
-        } finally {
-            testbed.processes().stop(process);
-        }
+        testbed.processes().awaitExit(process, "the job " + job, timeout);
         return read(csv, process);
     }
 
@@ -124,7 +105,7 @@ public final class MapReduceJobs {
         }
         if (rows.size() < 2) {
             throw new TestbedException(
-                    "the job client " + process.role() + " ended without its results: " + HadoopDaemons.tail(process));
+                    "the job client " + process.role() + " ended without its results: " + process.logTail());
         }
         String[] job = rows.get(1).split(",", -1);
         List<Reduce> reduces = new ArrayList<>();
@@ -135,7 +116,6 @@ public final class MapReduceJobs {
             }
         }
         boolean succeeded = job[1].equals("SUCCEEDED");
-        return new Outcome(
-                succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : HadoopDaemons.tail(process));
+        return new Outcome(succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : process.logTail());
     }
 }

@@ -2,10 +2,13 @@ package org.cloudtalk.testbed.proc;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Commands;
 import org.cloudtalk.testbed.net.Host;
@@ -97,6 +100,29 @@ public final class Processes {
         } catch (IOException e) {
             throw new TestbedException(
                     "cannot start " + role + " (" + String.join(" ", full) + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for {@code what} ({@code process}, a program that ends by itself) to end, then
+     * stops and forgets it; one still running then is stopped and reported with the end of its log.
+     */
+    public void awaitExit(StartedProcess process, String what, Duration timeout) {
+        try {
+            Optional<ProcessHandle> handle = process.handle();
+            if (handle.isPresent()) {
+                handle.get().onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (TimeoutException e) {
+            throw new TestbedException(
+                    what + " did not finish within " + timeout.toSeconds() + " s: " + process.logTail());
+        } catch (ExecutionException e) {
+            throw new TestbedException("cannot wait for " + process.role() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted", e);
+        } finally {
+            stop(process);
         }
     }
 

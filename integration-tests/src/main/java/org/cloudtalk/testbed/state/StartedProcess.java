@@ -1,5 +1,9 @@
 package org.cloudtalk.testbed.state;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,5 +17,16 @@ public record StartedProcess(long pid, long startMillis, String role, String nam
                 .startInstant()
                 .map(start -> Math.abs(start.toEpochMilli() - startMillis) < 2000)
                 .orElse(false));
+    }
+
+    /** The last lines of the process's log, for error messages. */
+    public String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(Path.of(log));
+            return "last lines of " + log + ":\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "see " + log;
+        }
     }
 }

@@ -149,15 +149,19 @@ public final class ReplicaAdvisor implements AutoCloseable {
         return new Advice(preferred, Optional.empty());
     }
 
-    /** The cached answer (shard -> IP) for {@code key}, or a fresh query's. */
+    /**
+     * The cached answer (shard -> IP) for {@code key}, or a fresh query's. While an expired answer is being refreshed,
+     * requests use it rather than wait (for at most one query's timeout): in steady state no request waits for the
+     * server, and none falls back because the server was slow to refresh an answer it had already given.
+     */
     private CompletableFuture<Map<String, String>> answer(PoolKey key) {
         long now = System.nanoTime();
         Entry cached = cache.get(key);
         if (cached != null && !cached.expired(now, config.cacheTtl())) {
-            if (cached.answer.isDone()) {
+            if (cached.answered()) {
                 metrics.cacheHit();
             }
-            return cached.answer;
+            return cached.current();
         }
         if (cache.size() >= MAX_CACHED) {
             cache.values().removeIf(entry -> entry.expired(now, config.cacheTtl()));
@@ -165,13 +169,18 @@ public final class ReplicaAdvisor implements AutoCloseable {
                 cache.clear();
             }
         }
-        Entry fresh = new Entry();
-        Entry winner = cache.compute(
-                key, (k, current) -> current == null || current.expired(now, config.cacheTtl()) ? fresh : current);
-        if (winner == fresh) {
-            submit(key, fresh);
+        Entry[] created = new Entry[1];
+        Entry winner = cache.compute(key, (k, current) -> {
+            if (current != null && !current.expired(now, config.cacheTtl())) {
+                return current;
+            }
+            created[0] = new Entry(current == null ? null : current.lastAnswer());
+            return created[0];
+        });
+        if (winner == created[0]) {
+            submit(key, winner);
         }
-        return winner.answer;
+        return winner.current();
     }
 
     private void submit(PoolKey key, Entry entry) {
@@ -219,10 +228,18 @@ public final class ReplicaAdvisor implements AutoCloseable {
         cache.clear();
     }
 
-    /** A query's answer and when it arrived (0 while in flight). */
+    /**
+     * A query's answer and when it arrived (0 while in flight), and the answer it refreshes (null when there was none
+     * or it was a failure), which stands in for it until it arrives.
+     */
     private static final class Entry {
         final CompletableFuture<Map<String, String>> answer = new CompletableFuture<>();
+        final Map<String, String> previous;
         volatile long completedNanos;
+
+        Entry(Map<String, String> previous) {
+            this.previous = previous;
+        }
 
         void complete(Map<String, String> value, Throwable error) {
             completedNanos = System.nanoTime();
@@ -236,6 +253,21 @@ public final class ReplicaAdvisor implements AutoCloseable {
         boolean expired(long now, Duration ttl) {
             long completed = completedNanos;
             return completed != 0 && now - completed >= ttl.toNanos();
+        }
+
+        /** Whether a request gets an answer at once (this one's, or the one it refreshes). */
+        boolean answered() {
+            return answer.isDone() || previous != null;
+        }
+
+        /** This entry's answer once it has arrived; until then the one it refreshes, if any. */
+        CompletableFuture<Map<String, String>> current() {
+            return answer.isDone() || previous == null ? answer : CompletableFuture.completedFuture(previous);
+        }
+
+        /** The answer a refresh of this entry may stand on: its own if it succeeded. */
+        Map<String, String> lastAnswer() {
+            return answer.isDone() && !answer.isCompletedExceptionally() ? answer.getNow(null) : null;
         }
     }
 }

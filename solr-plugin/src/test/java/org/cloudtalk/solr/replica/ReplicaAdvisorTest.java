@@ -137,9 +137,67 @@ class ReplicaAdvisorTest {
             assertThat(metrics.cacheHits).hasValue(1);
 
             Thread.sleep(300);
-            Advice third = advisor.advise(AGG, SHARDS);
+            advisor.advise(AGG, SHARDS);
+            awaitQueries(2);
             assertThat(source.queries).hasSize(2);
-            assertThat(third.preferredNodes().get("shard2")).containsExactly("c:8983_solr");
+            Advice refreshed = advisor.advise(AGG, SHARDS);
+            assertThat(refreshed.preferredNodes().get("shard2")).containsExactly("c:8983_solr");
+            assertThat(source.queries).hasSize(2);
+        }
+    }
+
+    @Test
+    void whileAnExpiredAnswerIsRefreshedRequestsUseItInsteadOfWaiting() throws Exception {
+        ScriptedSource source = new ScriptedSource(
+                Map.of("s0", "10.0.0.2", "s1", "10.0.0.1"), Map.of("s0", "10.0.0.1", "s1", "10.0.0.3"));
+        try (ReplicaAdvisor advisor = new ReplicaAdvisor(
+                config(AdvisorConfig.DEADLINE_MS, "200", AdvisorConfig.CACHE_TTL_MS, "50"), source, metrics)) {
+            Advice first = advisor.advise(AGG, SHARDS);
+            assertThat(first.fallback()).isEmpty();
+            Thread.sleep(100);
+            // The refresh hangs: requests keep the answer they had without waiting for their deadline, and share
+            // one query.
+            source.gate = new CountDownLatch(1);
+            for (int i = 0; i < 5; i++) {
+                long start = System.nanoTime();
+                Advice during = advisor.advise(AGG, SHARDS);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(150));
+                assertThat(during).isEqualTo(first);
+            }
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (source.queries.size() < 2 && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            assertThat(source.queries).hasSize(2);
+            assertThat(metrics.fallbacks.get(Fallback.DEADLINE)).hasValue(0);
+
+            source.gate.countDown();
+            awaitQueries(2);
+            assertThat(advisor.advise(AGG, SHARDS).preferredNodes().get("shard2"))
+                    .containsExactly("c:8983_solr");
+        }
+    }
+
+    @Test
+    void aFailedAnswerIsNotKeptWhileItIsRefreshed() throws Exception {
+        ScriptedSource source = new ScriptedSource(
+                new HintSource.HintException(Fallback.UNAVAILABLE, "down", null),
+                Map.of("s0", "10.0.0.2", "s1", "10.0.0.1"));
+        try (ReplicaAdvisor advisor = new ReplicaAdvisor(
+                config(AdvisorConfig.DEADLINE_MS, "200", AdvisorConfig.CACHE_TTL_MS, "50"), source, metrics)) {
+            assertThat(advisor.advise(AGG, SHARDS).fallback()).contains(Fallback.UNAVAILABLE);
+            Thread.sleep(100);
+            source.gate = new CountDownLatch(1);
+            // Nothing to stand in for the refresh: the request waits its deadline and keeps Solr's order.
+            assertThat(advisor.advise(AGG, SHARDS).fallback()).contains(Fallback.DEADLINE);
+            source.gate.countDown();
+        }
+    }
+
+    private void awaitQueries(long count) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (metrics.queries.get() < count && System.nanoTime() < until) {
+            Thread.sleep(5);
         }
     }
 
