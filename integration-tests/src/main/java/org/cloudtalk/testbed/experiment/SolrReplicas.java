@@ -23,10 +23,11 @@ import org.cloudtalk.testbed.solr.SolrCloud;
 /**
  * §5.4's replica choice with a real SolrCloud: a coordinator node in host 0 aggregates searches over a collection of
  * {@code shards} x 2 replicas on the next {@code 2 x shards} hosts, and a share of those replica hosts is busy (long
- * TCP flows in both directions of their links; see {@link #pickBusy}). A client in host 0 sends searches at each of {@code rates} per second
- * (Poisson, open loop; each returns {@code rows} stored documents) to the coordinator under each {@link ReplicaChoice}
- * in turn: Solr's default, {@code shards.preference}, the ARS-like C3 ranking and the CloudTalk plugin, each with the
- * coordinator restarted with its factory and the load restarted. Per-search latency is the metric.
+ * TCP flows in both directions of their links; see {@link #pickBusy}). A client in host 0 sends searches at each of
+ * {@code rates} per second (Poisson, open loop; each returns {@code documentsPerSearch} stored documents) to the
+ * coordinator under each {@link ReplicaChoice} in turn: Solr's default, {@code shards.preference}, the ARS-like C3
+ * ranking and the CloudTalk plugin, each with the coordinator restarted with its factory and the load restarted.
+ * Per-search latency is the metric.
  */
 public final class SolrReplicas implements Experiment {
     static final String LATENCY = "latency-ms-";
@@ -49,11 +50,11 @@ public final class SolrReplicas implements Experiment {
     private final int documentsPerSearch;
 
     /**
-     * 4 shards x 2 replicas on 8 hosts, 20,000 documents of 300 words (~1.8 KB), the top 10 of each search returned,
-     * at 10, 25 and 50 searches/s.
+     * 4 shards x 2 replicas on 8 hosts, 20,000 documents of 300 words (~1.3 KB of text), the top 100 of each search
+     * returned with their bodies, at 10, 25 and 50 searches/s.
      */
     public SolrReplicas() {
-        this(4, List.of(10, 25, 50), 20_000, 300, 10);
+        this(4, List.of(10, 25, 50), 20_000, 300, 100);
     }
 
     public SolrReplicas(int shards, List<Integer> rates, int docs, int words, int documentsPerSearch) {

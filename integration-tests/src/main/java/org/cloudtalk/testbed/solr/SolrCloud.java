@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.cloudtalk.testbed.Directories;
@@ -95,11 +97,15 @@ public final class SolrCloud implements AutoCloseable {
             cloud.awaitLive(dataHosts, cloud.dataNodes);
             LOG.info(
                     "SolrCloud up in {} s: {} data nodes",
-                    String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
+                    String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
                     dataHosts.size());
             return cloud;
         } catch (RuntimeException e) {
-            cloud.close();
+            try {
+                cloud.close();
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
         }
     }
@@ -182,6 +188,8 @@ public final class SolrCloud implements AutoCloseable {
                 COLLECTION,
                 "--rate",
                 Double.toString(rate),
+                "--rows",
+                Integer.toString(rows),
                 "--seconds",
                 Double.toString(duration.toMillis() / 1000.0),
                 "--seed",
@@ -198,7 +206,11 @@ public final class SolrCloud implements AutoCloseable {
             throw new TestbedException(
                     "the load client wrote no results (" + e.getMessage() + "): " + client.logTail());
         }
-        return lines.subList(1, lines.size()).stream().map(Search::parse).toList();
+        try {
+            return lines.stream().skip(1).map(Search::parse).toList();
+        } catch (RuntimeException e) {
+            throw new TestbedException("cannot read " + out + " (" + e + "): " + client.logTail(), e);
+        }
     }
 
     /** Per shard of the collection, the testbed addresses of the hosts holding its replicas, its leader's first. */
@@ -211,7 +223,7 @@ public final class SolrCloud implements AutoCloseable {
         }
         JsonNode shards =
                 status.path("cluster").path("collections").path(COLLECTION).path("shards");
-        Map<String, List<String>> hosts = new java.util.TreeMap<>();
+        Map<String, List<String>> hosts = new TreeMap<>();
         shards.fields().forEachRemaining(shard -> {
             List<String> holders = new ArrayList<>();
             shard.getValue().path("replicas").forEach(replica -> {
@@ -224,6 +236,9 @@ public final class SolrCloud implements AutoCloseable {
             });
             hosts.put(shard.getKey(), List.copyOf(holders));
         });
+        if (hosts.isEmpty()) {
+            throw new TestbedException("the collection " + COLLECTION + " has no shards in the cluster's status");
+        }
         return hosts;
     }
 
@@ -259,6 +274,8 @@ public final class SolrCloud implements AutoCloseable {
                         List.of(),
                         List.of(
                                 "zookeeper",
+                                "--bind",
+                                bind,
                                 "--port",
                                 Integer.toString(port),
                                 "--dir",

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * request. Never throws: whatever goes wrong is an {@link Advice} with a {@link Fallback} cause.
  *
  * <p>Concurrency: thread-safe. The cache is a concurrent map of entries whose future is completed once by a pool
- * thread; an expired entry is replaced atomically, so concurrent misses share one query.
+ * thread; an expired entry is replaced atomically, so concurrent misses share one query, and until that query ends
+ * (for at most its timeout) the expired entry's answer, if it was one, stands in for it.
  */
 public final class ReplicaAdvisor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaAdvisor.class);
@@ -158,10 +159,7 @@ public final class ReplicaAdvisor implements AutoCloseable {
         long now = System.nanoTime();
         Entry cached = cache.get(key);
         if (cached != null && !cached.expired(now, config.cacheTtl())) {
-            if (cached.answered()) {
-                metrics.cacheHit();
-            }
-            return cached.current();
+            return served(cached, now, false);
         }
         if (cache.size() >= MAX_CACHED) {
             cache.values().removeIf(entry -> entry.expired(now, config.cacheTtl()));
@@ -174,13 +172,27 @@ public final class ReplicaAdvisor implements AutoCloseable {
             if (current != null && !current.expired(now, config.cacheTtl())) {
                 return current;
             }
-            created[0] = new Entry(current == null ? null : current.lastAnswer());
+            // A TTL of 0 asks for a fresh answer on every request: nothing stands in for it.
+            boolean keepPrevious = current != null && !config.cacheTtl().isZero();
+            created[0] = new Entry(keepPrevious ? current.lastAnswer() : null);
             return created[0];
         });
         if (winner == created[0]) {
             submit(key, winner);
         }
-        return winner.current();
+        return served(winner, now, winner == created[0]);
+    }
+
+    /**
+     * What a request gets from {@code entry}, counted as a cache hit when it is an earlier answer: the entry's own
+     * once arrived, or the one it refreshes ({@code asked}: this request started the entry's query).
+     */
+    private CompletableFuture<Map<String, String>> served(Entry entry, long now, boolean asked) {
+        CompletableFuture<Map<String, String>> current = entry.current(now, config.queryTimeout());
+        if (current != entry.answer || (!asked && current.isDone())) {
+            metrics.cacheHit();
+        }
+        return current;
     }
 
     private void submit(PoolKey key, Entry entry) {
@@ -202,7 +214,8 @@ public final class ReplicaAdvisor implements AutoCloseable {
                 } catch (InterruptedException e) {
                     failure = e;
                     Thread.currentThread().interrupt();
-                } catch (Exception e) {
+                } catch (Exception | Error e) {
+                    // An Error too: an entry left in flight would let its previous answer stand in forever.
                     failure = e;
                 }
                 // Counted before the answer is published, so that whoever sees the answer sees the query counted.
@@ -235,6 +248,7 @@ public final class ReplicaAdvisor implements AutoCloseable {
     private static final class Entry {
         final CompletableFuture<Map<String, String>> answer = new CompletableFuture<>();
         final Map<String, String> previous;
+        final long createdNanos = System.nanoTime();
         volatile long completedNanos;
 
         Entry(Map<String, String> previous) {
@@ -255,14 +269,15 @@ public final class ReplicaAdvisor implements AutoCloseable {
             return completed != 0 && now - completed >= ttl.toNanos();
         }
 
-        /** Whether a request gets an answer at once (this one's, or the one it refreshes). */
-        boolean answered() {
-            return answer.isDone() || previous != null;
-        }
-
-        /** This entry's answer once it has arrived; until then the one it refreshes, if any. */
-        CompletableFuture<Map<String, String>> current() {
-            return answer.isDone() || previous == null ? answer : CompletableFuture.completedFuture(previous);
+        /**
+         * This entry's answer once it has arrived; until then the one it refreshes, if any, for at most
+         * {@code patience} (a query's timeout: a refresh that takes longer has gone wrong).
+         */
+        CompletableFuture<Map<String, String>> current(long now, Duration patience) {
+            if (answer.isDone() || previous == null || now - createdNanos > patience.toNanos()) {
+                return answer;
+            }
+            return CompletableFuture.completedFuture(previous);
         }
 
         /** The answer a refresh of this entry may stand on: its own if it succeeded. */

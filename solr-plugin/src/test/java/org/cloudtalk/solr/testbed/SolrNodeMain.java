@@ -39,11 +39,25 @@ public final class SolrNodeMain {
         @Option(names = "--dir", required = true)
         Path dir;
 
+        @Option(names = "--bind", required = true, description = "The address to listen on.")
+        String bind;
+
         @Override
         public Integer call() throws Exception {
             Files.createDirectories(dir);
-            // ZooKeeper's own entry point: port, data directory, tick time (ms), connection limit.
-            ZooKeeperServerMain.main(new String[] {Integer.toString(port), dir.toString(), "2000", "500"});
+            // Its own address only, and no admin web server (it would take port 8080 on every interface).
+            Path config = Files.writeString(
+                    dir.resolve("zoo.cfg"),
+                    String.join(
+                            "\n",
+                            "tickTime=2000",
+                            "dataDir=" + dir,
+                            "clientPort=" + port,
+                            "clientPortAddress=" + bind,
+                            "maxClientCnxns=500",
+                            "admin.enableServer=false",
+                            ""));
+            ZooKeeperServerMain.main(new String[] {config.toString()});
             return 0;
         }
     }
@@ -87,13 +101,6 @@ public final class SolrNodeMain {
             jetty.start();
             listenAlsoOn(jetty, listen, port);
             System.out.println("solr node " + jetty.getNodeName() + " up at " + jetty.getBaseUrl());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    jetty.stop();
-                } catch (Exception e) {
-                    System.err.println("stopping Solr: " + e);
-                }
-            }));
             new CountDownLatch(1).await();
             return 0;
         }
