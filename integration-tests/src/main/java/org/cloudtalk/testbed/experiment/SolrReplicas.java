@@ -228,22 +228,20 @@ public final class SolrReplicas implements Experiment {
                 context.random().nextLong());
         Set<String> busyAddresses = busy.stream().map(Host::address).collect(Collectors.toSet());
         long failed = 0;
-        long reads = 0;
-        long busyReads = 0;
         for (int i = 0; i < searches.size(); i++) {
             Search search = searches.get(i);
-            if (!search.ok()) {
+            if (search.ok()) {
+                rows.add(new Measurement(metric(choice, rate), "search-" + i, search.latencyMs()));
+            } else {
                 failed++;
-                continue;
             }
-            rows.add(new Measurement(metric(choice, rate), "search-" + i, search.latencyMs()));
-            reads += search.replicaHosts().size();
-            busyReads += search.replicaHosts().stream()
-                    .filter(busyAddresses::contains)
-                    .count();
         }
+        List<String> reads = Search.shardReads(searches);
+        long busyReads = reads.stream().filter(busyAddresses::contains).count();
         rows.add(new Measurement(
-                BUSY_READS + label, reads + " shard reads", reads == 0 ? 0 : 100.0 * busyReads / reads));
+                BUSY_READS + label,
+                reads.size() + " shard reads",
+                reads.isEmpty() ? 0 : 100.0 * busyReads / reads.size()));
         rows.add(new Measurement(FAILED + label, "count", failed));
         checks.add(new Check(
                 "no " + label + " search fails",

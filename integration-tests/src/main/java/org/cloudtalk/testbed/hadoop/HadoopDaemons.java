@@ -3,7 +3,6 @@ package org.cloudtalk.testbed.hadoop;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +12,7 @@ import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.state.StartedProcess;
 
-/** What the testbed's Hadoop clusters share: their daemons' configuration directories, JVMs and start-up wait. */
+/** What the testbed's Hadoop clusters share: their daemons' configuration directories and JVMs. */
 final class HadoopDaemons {
     /** Packages Hadoop's own launch scripts open on Java 17: the daemons' web apps (Guice) reflect into them. */
     private static final List<String> OPENED_PACKAGES = List.of(
@@ -27,11 +26,6 @@ final class HadoopDaemons {
             "sun.nio.ch");
 
     private HadoopDaemons() {}
-
-    /** Why a cluster is not ready yet (empty when it is), as its master's {@code /jmx} tells. */
-    interface Readiness {
-        Optional<String> notReady() throws IOException;
-    }
 
     /**
      * Writes {@code roleDirectory/conf}: core-site.xml (the default file system), {@code siteFile} with every setting,
@@ -64,38 +58,6 @@ final class HadoopDaemons {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
         OPENED_PACKAGES.forEach(name -> options.add("--add-opens=java.base/" + name + "=ALL-UNNAMED"));
         return testbed.processes().startJava(Optional.of(host), role, heap, classpath, mainClass, options, args);
-    }
-
-    /**
-     * Waits until {@code readiness} has nothing to report, failing at once with the log of a daemon that exited, and
-     * after {@code timeout} with the last reason.
-     */
-    static void awaitReady(
-            Testbed testbed, String system, List<StartedProcess> daemons, Duration timeout, Readiness readiness) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "no answer yet";
-        while (true) {
-            for (StartedProcess daemon : daemons) {
-                if (daemon.handle().isEmpty()) {
-                    throw new TestbedException(
-                            daemon.role() + " exited while " + system + " was starting: " + daemon.logTail());
-                }
-            }
-            try {
-                Optional<String> notReady = readiness.notReady();
-                if (notReady.isEmpty()) {
-                    return;
-                }
-                last = notReady.get();
-            } catch (IOException e) {
-                last = "/jmx: " + e.getMessage();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TestbedException(system + " was not ready within " + timeout.toSeconds() + " s (" + last
-                        + "); see " + testbed.runDir().resolve("logs"));
-            }
-            pause(500);
-        }
     }
 
     static void pause(long millis) {

@@ -21,6 +21,7 @@ import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.proc.Readiness;
 import org.cloudtalk.testbed.state.StartedProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -241,7 +242,7 @@ public final class HdfsCluster implements AutoCloseable {
     private void awaitReady(Duration timeout) {
         Set<String> expected = new HashSet<>();
         dataNodeHosts.forEach(h -> expected.add(h.address()));
-        HadoopDaemons.awaitReady(testbed, "HDFS", daemons, timeout, () -> {
+        Readiness.await(testbed, "HDFS", daemons, timeout, "/jmx", () -> {
             NameNodeJmx.Status status = jmx.status();
             Set<String> ready = new HashSet<>(status.dataNodesWithSpace());
             if (!status.safeMode() && ready.containsAll(expected)) {

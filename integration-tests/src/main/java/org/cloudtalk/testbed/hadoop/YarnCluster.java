@@ -22,6 +22,7 @@ import org.cloudtalk.testbed.Directories;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
+import org.cloudtalk.testbed.proc.Readiness;
 import org.cloudtalk.testbed.state.StartedProcess;
 
 /**
@@ -249,7 +250,7 @@ public final class YarnCluster implements AutoCloseable {
     private void awaitReady(Duration timeout) {
         Set<String> expected = new HashSet<>();
         nodeHosts.forEach(h -> expected.add(h.address()));
-        HadoopDaemons.awaitReady(testbed, "YARN", daemons, timeout, () -> {
+        Readiness.await(testbed, "YARN", daemons, timeout, "/jmx", () -> {
             Set<String> missing = new HashSet<>(expected);
             missing.removeAll(runningNodes());
             return missing.isEmpty() ? Optional.empty() : Optional.of("NodeManagers not yet running: " + missing);

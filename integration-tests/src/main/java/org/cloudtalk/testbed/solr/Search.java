@@ -14,4 +14,12 @@ public record Search(boolean ok, double latencyMs, List<String> replicaHosts) {
         List<String> hosts = fields[3].isEmpty() ? List.of() : List.of(fields[3].split(";"));
         return new Search(Boolean.parseBoolean(fields[2]), Double.parseDouble(fields[1]), hosts);
     }
+
+    /** The hosts that answered the shard requests of the searches that succeeded, one entry per shard request. */
+    public static List<String> shardReads(List<Search> searches) {
+        return searches.stream()
+                .filter(Search::ok)
+                .flatMap(search -> search.replicaHosts().stream())
+                .toList();
+    }
 }

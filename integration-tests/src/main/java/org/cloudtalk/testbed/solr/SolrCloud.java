@@ -21,14 +21,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.cloudtalk.testbed.Directories;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
-import org.cloudtalk.testbed.experiment.RunContext;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.net.Ports;
+import org.cloudtalk.testbed.proc.Readiness;
 import org.cloudtalk.testbed.state.StartedProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +50,7 @@ public final class SolrCloud implements AutoCloseable {
     private static final String NODE_MAIN = "org.cloudtalk.solr.testbed.SolrNodeMain";
     private static final String LOAD_MAIN = "org.cloudtalk.solr.testbed.SolrLoadMain";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    private static final String CLUSTER_STATUS = "/solr/admin/collections?action=CLUSTERSTATUS&wt=json";
     private static final Logger LOG = LoggerFactory.getLogger(SolrCloud.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -158,19 +158,10 @@ public final class SolrCloud implements AutoCloseable {
      * requests while it sets up its local view of the collection (seen: two failed searches right after a restart).
      */
     private void awaitSearchable() {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                get(aggregatorHost, "/solr/" + COLLECTION + "/select?q=*:*&rows=0&wt=json");
-                return;
-            } catch (IOException e) {
-                if (aggregator.handle().isEmpty() || System.nanoTime() > deadline) {
-                    throw new TestbedException("the aggregator does not answer searches (" + e.getMessage() + "): "
-                            + aggregator.logTail());
-                }
-                RunContext.pause(Duration.ofMillis(200));
-            }
-        }
+        Readiness.await(testbed, "the aggregator", List.of(aggregator), READY_TIMEOUT, "a search", () -> {
+            get(aggregatorHost, "/solr/" + COLLECTION + "/select?q=*:*&rows=0&wt=json");
+            return Optional.empty();
+        });
     }
 
     /**
@@ -217,7 +208,7 @@ public final class SolrCloud implements AutoCloseable {
     public Map<String, List<String>> replicaHosts() {
         JsonNode status;
         try {
-            status = get(dataHosts.get(0), "/solr/admin/collections?action=CLUSTERSTATUS&wt=json");
+            status = get(dataHosts.get(0), CLUSTER_STATUS);
         } catch (IOException e) {
             throw new TestbedException("cannot read the collection's replicas: " + e.getMessage(), e);
         }
@@ -280,18 +271,12 @@ public final class SolrCloud implements AutoCloseable {
                                 Integer.toString(port),
                                 "--dir",
                                 directory.resolve("zk").toString()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
+        Readiness.await(testbed, "ZooKeeper", List.of(zooKeeper), Duration.ofSeconds(60), "a connection", () -> {
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress(bind, port), 1000);
-                return;
-            } catch (IOException notYet) {
-                if (zooKeeper.handle().isEmpty() || System.nanoTime() > deadline) {
-                    throw new TestbedException("ZooKeeper did not start: " + zooKeeper.logTail());
-                }
-                RunContext.pause(Duration.ofMillis(200));
+                return Optional.empty();
             }
-        }
+        });
     }
 
     private StartedProcess startNode(Host host, String role, ReplicaChoice choice, URI cloudTalkServer) {
@@ -366,35 +351,14 @@ public final class SolrCloud implements AutoCloseable {
     /** Waits until every node in {@code hosts} is in ZooKeeper's live nodes, as the first data node reports them. */
     private void awaitLive(List<Host> hosts, List<StartedProcess> processes) {
         Set<String> expected = hosts.stream().map(SolrCloud::nodeName).collect(Collectors.toSet());
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        String last = "no answer yet";
-        while (true) {
-            for (StartedProcess process : processes) {
-                if (process.handle().isEmpty()) {
-                    throw new TestbedException(process.role() + " exited while starting: " + process.logTail());
-                }
-            }
-            try {
-                JsonNode live = get(dataHosts.get(0), "/solr/admin/collections?action=CLUSTERSTATUS&wt=json")
-                        .path("cluster")
-                        .path("live_nodes");
-                Set<String> up = new HashSet<>();
-                live.forEach(node -> up.add(node.asText()));
-                if (up.containsAll(expected)) {
-                    return;
-                }
-                Set<String> missing = new HashSet<>(expected);
-                missing.removeAll(up);
-                last = "not live yet: " + missing;
-            } catch (IOException e) {
-                last = e.getMessage();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TestbedException("Solr was not ready within " + READY_TIMEOUT.toSeconds() + " s (" + last
-                        + "); see " + testbed.runDir().resolve("logs"));
-            }
-            RunContext.pause(Duration.ofMillis(500));
-        }
+        Readiness.await(testbed, "Solr", processes, READY_TIMEOUT, "CLUSTERSTATUS", () -> {
+            Set<String> missing = new HashSet<>(expected);
+            get(dataHosts.get(0), CLUSTER_STATUS)
+                    .path("cluster")
+                    .path("live_nodes")
+                    .forEach(node -> missing.remove(node.asText()));
+            return missing.isEmpty() ? Optional.empty() : Optional.of("not live yet: " + missing);
+        });
     }
 
     private JsonNode get(Host host, String path) throws IOException {

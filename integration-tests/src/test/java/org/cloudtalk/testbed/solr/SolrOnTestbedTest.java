@@ -110,8 +110,7 @@ class SolrOnTestbedTest {
     }
 
     private static double busyShare(List<Search> searches, Set<String> busy) {
-        List<String> reads =
-                searches.stream().flatMap(s -> s.replicaHosts().stream()).toList();
+        List<String> reads = Search.shardReads(searches);
         return reads.isEmpty() ? 0 : reads.stream().filter(busy::contains).count() / (double) reads.size();
     }
 }

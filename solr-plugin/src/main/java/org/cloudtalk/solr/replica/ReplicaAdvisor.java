@@ -247,12 +247,14 @@ public final class ReplicaAdvisor implements AutoCloseable {
      */
     private static final class Entry {
         final CompletableFuture<Map<String, String>> answer = new CompletableFuture<>();
-        final Map<String, String> previous;
+        /** The answer this entry refreshes, already complete: every request it serves shares it. */
+        final CompletableFuture<Map<String, String>> previous;
+
         final long createdNanos = System.nanoTime();
         volatile long completedNanos;
 
         Entry(Map<String, String> previous) {
-            this.previous = previous;
+            this.previous = previous == null ? null : CompletableFuture.completedFuture(previous);
         }
 
         void complete(Map<String, String> value, Throwable error) {
@@ -277,7 +279,7 @@ public final class ReplicaAdvisor implements AutoCloseable {
             if (answer.isDone() || previous == null || now - createdNanos > patience.toNanos()) {
                 return answer;
             }
-            return CompletableFuture.completedFuture(previous);
+            return previous;
         }
 
         /** The answer a refresh of this entry may stand on: its own if it succeeded. */
