@@ -14,10 +14,10 @@ import java.nio.file.Path;
 public record TestbedConfig(
         String prefix, int hosts, int rateMbit, int latencyMs, int subnet, Path runDir, int diskMiBps) {
     /**
-     * Default size: the largest N x R measured on the 2-core machine with every link within 10% of R while half the
-     * hosts send to the other half (docs/benchmarks.md, "testbed: capacity").
+     * Default size: the largest N x R measured on the 2-core machine with every link within 10% of R and no run
+     * CPU-bound while half the hosts send to the other half (docs/performance.md, "Testbed capacity").
      */
-    public static final int DEFAULT_HOSTS = 24;
+    public static final int DEFAULT_HOSTS = 48;
 
     public static final int DEFAULT_RATE_MBIT = 400;
     public static final String DEFAULT_PREFIX = "cttb";

@@ -26,7 +26,8 @@ import org.cloudtalk.testbed.solr.SolrCloud;
  * TCP flows in both directions of their links; see {@link #pickBusy}). A client in host 0 sends searches at each of
  * {@code rates} per second (Poisson, open loop; each returns {@code documentsPerSearch} stored documents) to the
  * coordinator under each {@link ReplicaChoice} in turn: Solr's default, {@code shards.preference}, the ARS-like C3
- * ranking and the CloudTalk plugin, each with the coordinator restarted with its factory and the load restarted.
+ * ranking and the CloudTalk plugin, each with the coordinator restarted with its factory and the load restarted, in an
+ * order drawn per run (a fixed order would hand one choice whatever the shared machine does late in every run).
  * Per-search latency is the metric.
  */
 public final class SolrReplicas implements Experiment {
@@ -38,6 +39,8 @@ public final class SolrReplicas implements Experiment {
     static final String BUSY_LEADERS = "busy-leaders-%";
 
     static final String ANSWERS_USED = "cloudtalk-answers-used-%";
+    /** When a choice was measured in its run: 1 for the first. */
+    static final String ORDER = "order-";
     /** Long enough for the restarted coordinator's JIT to compile its hot paths before anything is measured. */
     private static final Duration WARM_UP = Duration.ofSeconds(15);
 
@@ -142,7 +145,10 @@ public final class SolrReplicas implements Experiment {
             // The data nodes' JIT too, before the first choice is measured: it would otherwise pay for all of them.
             solr.startAggregator(ReplicaChoice.SOLR_DEFAULT, server.uri());
             solr.load("data-nodes-warm-up", rates.get(0), WARM_UP, documentsPerSearch, Map.of(), 2);
-            for (ReplicaChoice choice : ReplicaChoice.values()) {
+            List<ReplicaChoice> order = new ArrayList<>(List.of(ReplicaChoice.values()));
+            Collections.shuffle(order, context.random());
+            for (ReplicaChoice choice : order) {
+                rows.add(new Measurement(ORDER + choice.label(), "position", order.indexOf(choice) + 1));
                 solr.startAggregator(choice, server.uri());
                 Duration loadTime = RunContext.SETTLE
                         .plus(WARM_UP)

@@ -34,6 +34,16 @@ class SummaryTest {
     }
 
     @Test
+    void theMedianOfPerRepeatTailsIgnoresOneRunsOutlier() {
+        Summary summary = Summary.of(
+                List.of(record(0, VALID, 1, 2, 10), record(1, VALID, 1, 2, 500), record(2, VALID, 1, 2, 20)));
+        Summary.Row row = summary.rows().get(0);
+        assertThat(row.p99()).isEqualTo(500);
+        assertThat(row.repeatP99Median()).isEqualTo(20);
+        assertThat(summary.toMarkdown()).contains("| 50% | m | 9 | 59.89 | 2.00 | 500.00 | 20.00 | 163.33 |");
+    }
+
+    @Test
     void aLinkBelowNinetyPercentOrABusyCpuMakesARunInvalid() {
         Link link = new Link(Host.of("cttb", 77, 0), Link.Direction.UPLOAD);
         assertThat(Fidelity.judge(List.of(0.5), Map.of(link, 95.0), 100).valid())
