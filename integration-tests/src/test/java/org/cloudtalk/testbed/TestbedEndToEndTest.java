@@ -74,7 +74,7 @@ class TestbedEndToEndTest {
      * machine shared with other work can starve the emulator, and such a run measures nothing. The valid run must
      * then keep the experiment's promises; a link that did not reach 90% of its rate fails the test at once.
      */
-    private static RunResult run(Experiment experiment, Testbed testbed, double busy, Path out, PrintStream console) {
+    static RunResult run(Experiment experiment, Testbed testbed, double busy, Path out, PrintStream console) {
         for (int attempt = 1; attempt <= 3; attempt++) {
             ExperimentRunner.Outcome outcome =
                     ExperimentRunner.run(experiment, testbed, List.of(busy), 1, Duration.ofSeconds(4), out, console);
@@ -94,7 +94,7 @@ class TestbedEndToEndTest {
         throw new AssertionError("unreachable");
     }
 
-    private static void assertPassed(RunResult result, ByteArrayOutputStream console) {
+    static void assertPassed(RunResult result, ByteArrayOutputStream console) {
         assertThat(result.fidelity().problems()).as(console.toString()).isEmpty();
         assertThat(result.checks()).as(console.toString()).isNotEmpty().allMatch(Check::passed);
     }

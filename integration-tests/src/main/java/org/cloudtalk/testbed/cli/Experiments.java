@@ -6,6 +6,7 @@ import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Capacity;
 import org.cloudtalk.testbed.experiment.Experiment;
 import org.cloudtalk.testbed.experiment.HdfsWrite;
+import org.cloudtalk.testbed.experiment.Incast;
 import org.cloudtalk.testbed.experiment.Oscillation;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
 import org.cloudtalk.testbed.experiment.SamplingAtScale;
@@ -21,7 +22,8 @@ final class Experiments {
             new Capacity(),
             new Oscillation(),
             new HdfsWrite(),
-            new SolrReplicas());
+            new SolrReplicas(),
+            new Incast());
 
     private Experiments() {}
 

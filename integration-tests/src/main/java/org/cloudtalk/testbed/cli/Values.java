@@ -19,7 +19,7 @@ final class Values {
         }
     }
 
-    /** A comma-separated list of fractions in (0, 1). */
+    /** A comma-separated list of fractions in (0, 1]: 1 makes every candidate busy (every other host sends, for incast). */
     static List<Double> fractions(String value, String flag, List<Double> fallback) {
         if (value == null) {
             return fallback;
@@ -28,13 +28,13 @@ final class Values {
         for (String part : value.split(",")) {
             try {
                 double fraction = Double.parseDouble(part.trim());
-                if (fraction <= 0 || fraction >= 1) {
+                if (fraction <= 0 || fraction > 1) {
                     throw new NumberFormatException();
                 }
                 fractions.add(fraction);
             } catch (NumberFormatException e) {
                 throw new TestbedException(
-                        "Invalid value " + value + " for --" + flag + ": expected fractions in (0, 1), e.g. 0.1,0.5");
+                        "Invalid value " + value + " for --" + flag + ": expected fractions in (0, 1], e.g. 0.1,0.5");
             }
         }
         return List.copyOf(fractions);

@@ -111,8 +111,13 @@ public final class ServerProcess implements AutoCloseable {
 
     /** The answer to {@code query} with the heuristic; a refusal or a timeout fails the run. */
     QueryResult ask(String query) {
+        return ask(query, EvaluatorName.HEURISTIC, Duration.ofSeconds(2));
+    }
+
+    /** The answer to {@code query} with {@code evaluator} within {@code deadline}; a refusal fails the run. */
+    QueryResult ask(String query, EvaluatorName evaluator, Duration deadline) {
         try {
-            return client.query(query, EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(2));
+            return client.query(query, evaluator, false, false, deadline);
         } catch (CloudTalkException e) {
             throw new TestbedException("query failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {

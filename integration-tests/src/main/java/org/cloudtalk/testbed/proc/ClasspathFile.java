@@ -33,6 +33,12 @@ public final class ClasspathFile {
         }
     }
 
+    /** The project's root directory, above the integration-tests module whose build this class was loaded from. */
+    public static Path projectRoot() {
+        // integration-tests/target/classes (or the module's jar) -> the project's root.
+        return testbedClasses().getParent().getParent().getParent();
+    }
+
     /** The class path in {@code file}, every entry of which must exist. */
     public static String read(Path file) {
         String classpath;

@@ -11,6 +11,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The copy agent of one emulated host: forwards a stream along a chain of hosts as an HDFS write pipeline does, each
@@ -18,16 +25,30 @@ import java.net.Socket;
  * everything. A controller (the experiment, over the unshaped management link) asks the chain's first host to send;
  * the answer is the copy's time from the first connection to the last acknowledgement.
  *
+ * <p>It also gathers, as a search aggregator does: asked by the controller, it opens a connection to each of a list
+ * of hosts, then asks them all at once for a reply of the same length and times until the last reply is in (an incast
+ * into this host's link).
+ *
  * <p>Wire format (big-endian): a request is a type byte, the number of hops after this one, their IPv4 addresses
  * and the payload length. {@code C} (from the controller): send {@code length} bytes along the hops, then answer
  * the elapsed nanoseconds as a long. {@code D} (from the previous hop): the payload follows; forward it to the next
- * hop if there is one, then acknowledge with one byte. Any failure closes the connection, which the controller sees
- * as a failed copy.
+ * hop if there is one, then acknowledge with one byte. {@code G} (from the controller): gather {@code length} bytes
+ * from each of the hops, then answer the elapsed nanoseconds. {@code S} (from a gathering host, no hops): wait for one
+ * byte, then send {@code length} bytes. Any failure closes the connection, which the controller sees as a failed copy
+ * or gather.
  */
 public final class RelayAgent {
     static final byte COMMAND = 'C';
     static final byte DATA = 'D';
     static final byte ACK = 'A';
+    static final byte GATHER = 'G';
+    static final byte SERVE = 'S';
+    /**
+     * Between opening the gather's connections and asking: the connections' handshakes and their acknowledgements are
+     * over, as between servers that keep connections open (the packet simulator waits the same).
+     */
+    private static final long QUIET_MILLIS = 100;
+
     private static final int CHUNK = 64 * 1024;
 
     private RelayAgent() {}
@@ -67,6 +88,15 @@ public final class RelayAgent {
                 send(request, in, port);
                 out.writeByte(ACK);
                 out.flush();
+            } else if (type == GATHER) {
+                out.writeLong(gather(request, port));
+                out.flush();
+            } else if (type == SERVE) {
+                if (in.read() < 0) {
+                    return;
+                }
+                out.write(new byte[(int) request.length()]);
+                out.flush();
             }
         } catch (IOException e) {
             // The connection closes: upstream sees the failure.
@@ -105,6 +135,67 @@ public final class RelayAgent {
             if (next.getInputStream().read() != ACK) {
                 throw new IOException("no acknowledgement from " + request.hops()[0]);
             }
+        }
+    }
+
+    /**
+     * Connects to every hop, asks each for {@code request.length()} bytes at once, and returns the nanoseconds from the
+     * first ask until the last byte of the last reply arrived.
+     */
+    private static long gather(Request request, int port) throws IOException {
+        int senders = request.hops().length;
+        List<Socket> sockets = new ArrayList<>();
+        ExecutorService readers = Executors.newFixedThreadPool(senders);
+        try {
+            for (InetAddress hop : request.hops()) {
+                Socket socket = new Socket();
+                sockets.add(socket);
+                socket.setTcpNoDelay(true);
+                socket.connect(new InetSocketAddress(hop, port), 5000);
+                DataOutputStream ask = new DataOutputStream(socket.getOutputStream());
+                ask.writeByte(SERVE);
+                new Request(new InetAddress[0], request.length()).write(ask);
+                ask.flush();
+            }
+            pause(QUIET_MILLIS);
+            CountDownLatch ready = new CountDownLatch(senders);
+            List<Future<Long>> arrivals = new ArrayList<>();
+            for (Socket socket : sockets) {
+                arrivals.add(readers.submit(() -> {
+                    ready.countDown();
+                    drain(socket.getInputStream(), request.length(), new byte[CHUNK]);
+                    return System.nanoTime();
+                }));
+            }
+            ready.await();
+            long start = System.nanoTime();
+            for (Socket socket : sockets) {
+                socket.getOutputStream().write(1);
+            }
+            long last = start;
+            for (Future<Long> arrival : arrivals) {
+                last = Math.max(last, arrival.get());
+            }
+            return last - start;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IOException("a reply failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            readers.shutdownNow();
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    private static void pause(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
     }
 

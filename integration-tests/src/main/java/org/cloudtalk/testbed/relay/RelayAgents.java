@@ -34,9 +34,14 @@ public final class RelayAgents implements AutoCloseable {
 
     /** Starts an agent in every host of {@code testbed} and waits until each one accepts connections. */
     public static RelayAgents start(Testbed testbed) {
+        return start(testbed, testbed.hosts());
+    }
+
+    /** Starts an agent in each of {@code hosts} and waits until each one accepts connections. */
+    public static RelayAgents start(Testbed testbed, List<Host> hosts) {
         RelayAgents agents = new RelayAgents(testbed);
         try {
-            for (Host host : testbed.hosts()) {
+            for (Host host : hosts) {
                 agents.started.add(testbed.processes()
                         .startJava(
                                 Optional.of(host),
@@ -46,7 +51,7 @@ public final class RelayAgents implements AutoCloseable {
                                 List.of(),
                                 List.of(Integer.toString(PORT))));
             }
-            for (Host host : testbed.hosts()) {
+            for (Host host : hosts) {
                 agents.awaitListening(host);
             }
             return agents;
@@ -61,24 +66,51 @@ public final class RelayAgents implements AutoCloseable {
      * and returns the time until the last hop had everything and the acknowledgement was back at the source.
      */
     public Duration copy(Host source, List<Host> chain, long bytes, Duration timeout) {
-        try (Socket control = new Socket()) {
-            control.connect(new InetSocketAddress(InetAddress.getByName(source.managementAddress()), PORT), 2000);
-            control.setSoTimeout((int) timeout.toMillis());
-            DataOutputStream out = new DataOutputStream(control.getOutputStream());
-            out.writeByte(RelayAgent.COMMAND);
-            InetAddress[] hops = new InetAddress[chain.size()];
-            for (int i = 0; i < hops.length; i++) {
-                hops[i] = InetAddress.getByName(chain.get(i).address());
-            }
-            new RelayAgent.Request(hops, bytes).write(out);
-            out.flush();
-            long nanos = new DataInputStream(new BufferedInputStream(control.getInputStream())).readLong();
-            return Duration.ofNanos(nanos);
+        try {
+            return command(source, RelayAgent.COMMAND, chain, bytes, timeout);
         } catch (IOException e) {
             throw new TestbedException(
                     "the copy from " + source.namespace() + " along "
                             + chain.stream().map(Host::namespace).toList() + " failed: " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Has {@code receiver} ask each of {@code senders} for {@code bytes} at once, over connections opened beforehand,
+     * and returns the time until the last reply was in.
+     */
+    public Duration gather(Host receiver, List<Host> senders, long bytes, Duration timeout) {
+        if (senders.isEmpty() || senders.size() > 255 || bytes < 1 || bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "a gather needs 1-255 senders and 1 B to 2 GiB each: " + senders.size() + ", " + bytes);
+        }
+        try {
+            return command(receiver, RelayAgent.GATHER, senders, bytes, timeout);
+        } catch (IOException e) {
+            throw new TestbedException(
+                    "the gather into " + receiver.namespace() + " from " + senders.size() + " hosts failed: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** Sends {@code type} with {@code hosts} and {@code bytes} to the agent of {@code at}; its answer is a time. */
+    private static Duration command(Host at, byte type, List<Host> hosts, long bytes, Duration timeout)
+            throws IOException {
+        try (Socket control = new Socket()) {
+            control.connect(new InetSocketAddress(InetAddress.getByName(at.managementAddress()), PORT), 2000);
+            control.setSoTimeout((int) timeout.toMillis());
+            DataOutputStream out = new DataOutputStream(control.getOutputStream());
+            out.writeByte(type);
+            InetAddress[] hops = new InetAddress[hosts.size()];
+            for (int i = 0; i < hops.length; i++) {
+                hops[i] = InetAddress.getByName(hosts.get(i).address());
+            }
+            new RelayAgent.Request(hops, bytes).write(out);
+            out.flush();
+            long nanos = new DataInputStream(new BufferedInputStream(control.getInputStream())).readLong();
+            return Duration.ofNanos(nanos);
         }
     }
 

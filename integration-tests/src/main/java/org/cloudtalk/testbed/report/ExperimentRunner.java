@@ -93,9 +93,11 @@ public final class ExperimentRunner {
         StringBuilder line = new StringBuilder();
         var fidelity = result.fidelity();
         line.append(fidelity.valid() ? "valid" : "INVALID (" + String.join("; ", fidelity.problems()) + ")");
-        line.append(String.format(
-                ", idle CPU %.0f%%, worst saturated link %.0f%% of rate",
-                fidelity.meanIdle() * 100, fidelity.worstLinkShare() * 100));
+        line.append(String.format(", idle CPU %.0f%%", fidelity.meanIdle() * 100));
+        // NaN when the run saturates no link on purpose (the fidelity check then judges the CPU only).
+        if (!Double.isNaN(fidelity.worstLinkShare())) {
+            line.append(String.format(", worst saturated link %.0f%% of rate", fidelity.worstLinkShare() * 100));
+        }
         for (Check check : result.checks()) {
             line.append("; ")
                     .append(check.passed() ? "ok " : "FAILED ")

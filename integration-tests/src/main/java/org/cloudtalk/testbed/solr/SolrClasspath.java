@@ -18,9 +18,7 @@ record SolrClasspath(String classpath) {
 
     /** The class path of the solr-plugin module next to the build this class was loaded from. */
     static SolrClasspath ofThisBuild() {
-        // integration-tests/target/classes (or the module's jar) -> the project's root.
-        Path root = ClasspathFile.testbedClasses().getParent().getParent().getParent();
-        return of(root.resolve("solr-plugin").resolve("target"));
+        return of(ClasspathFile.projectRoot().resolve("solr-plugin").resolve("target"));
     }
 
     static SolrClasspath of(Path solrPluginTarget) {

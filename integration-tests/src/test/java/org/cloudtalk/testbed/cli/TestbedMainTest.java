@@ -25,7 +25,7 @@ class TestbedMainTest {
         assertError(
                 List.of("run", "status-accuracy", "--busy", "1.5"),
                 1,
-                "Invalid value 1.5 for --busy: expected fractions in (0, 1)");
+                "Invalid value 1.5 for --busy: expected fractions in (0, 1]");
         assertError(List.of("launch"), 64, "Unmatched argument at index 0: 'launch'");
         assertError(List.of(), 64, "a command is needed: up, down, status, run or exec");
         assertError(List.of("exec", "--run-dir", runDir.toString(), "0"), 64, "Missing required parameter");
