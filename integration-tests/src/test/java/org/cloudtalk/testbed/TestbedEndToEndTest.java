@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.cloudtalk.testbed.experiment.Check;
 import org.cloudtalk.testbed.experiment.Experiment;
@@ -76,8 +77,8 @@ class TestbedEndToEndTest {
      */
     static RunResult run(Experiment experiment, Testbed testbed, double busy, Path out, PrintStream console) {
         for (int attempt = 1; attempt <= 3; attempt++) {
-            ExperimentRunner.Outcome outcome =
-                    ExperimentRunner.run(experiment, testbed, List.of(busy), 1, Duration.ofSeconds(4), out, console);
+            ExperimentRunner.Outcome outcome = ExperimentRunner.run(
+                    experiment, testbed, List.of(busy), 1, Duration.ofSeconds(4), Map.of(), out, console);
             RunResult result = outcome.records().get(0).result();
             if (result.fidelity().valid()) {
                 return result;

@@ -3,8 +3,13 @@ package org.cloudtalk.testbed.cli;
 import java.util.Iterator;
 import java.util.List;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.experiment.BusyWriter;
 import org.cloudtalk.testbed.experiment.Capacity;
 import org.cloudtalk.testbed.experiment.Experiment;
+import org.cloudtalk.testbed.experiment.HdfsDisk;
+import org.cloudtalk.testbed.experiment.HdfsFault;
+import org.cloudtalk.testbed.experiment.HdfsReaction;
+import org.cloudtalk.testbed.experiment.HdfsRead;
 import org.cloudtalk.testbed.experiment.HdfsWrite;
 import org.cloudtalk.testbed.experiment.Incast;
 import org.cloudtalk.testbed.experiment.Oscillation;
@@ -22,6 +27,11 @@ final class Experiments {
             new Capacity(),
             new Oscillation(),
             new HdfsWrite(),
+            new HdfsRead(),
+            new HdfsDisk(),
+            new BusyWriter(),
+            new HdfsFault(),
+            new HdfsReaction(),
             new SolrReplicas(),
             new Incast());
 

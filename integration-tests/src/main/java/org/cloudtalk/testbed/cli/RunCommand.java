@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.cloudtalk.testbed.Testbed;
@@ -47,6 +48,13 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--seconds", paramLabel = "S", description = "length of each run (default 5)")
     private String runSeconds;
 
+    @Option(
+            names = "--cloudtalk-setting",
+            paramLabel = "KEY=VALUE",
+            description = "a setting for CloudTalk's plugins, repeatable; the HDFS experiments add it to the"
+                    + " CloudTalk NameNode's hdfs-site.xml (e.g. cloudtalk.hdfs.write.evaluator=refined)")
+    private List<String> cloudTalkSettings = new java.util.ArrayList<>();
+
     @Option(names = "--out", paramLabel = "DIR", description = "where results go (default testbed-results)")
     private Path outDir = Path.of("testbed-results");
 
@@ -69,6 +77,7 @@ final class RunCommand implements Callable<Integer> {
             throw new TestbedException("Invalid value " + seconds + " for --seconds: must be between 1 and 3600");
         }
         List<Double> busy = Values.fractions(busyFractions, "busy", experiment.defaultBusy());
+        Map<String, String> settings = Values.settings(cloudTalkSettings, "cloudtalk-setting");
         Optional<Testbed> existing = Testbed.attach(runDir.path());
         Testbed testbed = existing.orElseGet(() -> {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
@@ -87,8 +96,8 @@ final class RunCommand implements Callable<Integer> {
                 "testbed-down");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            ExperimentRunner.Outcome outcome =
-                    ExperimentRunner.run(experiment, testbed, busy, repeats, Duration.ofSeconds(seconds), outDir, out);
+            ExperimentRunner.Outcome outcome = ExperimentRunner.run(
+                    experiment, testbed, busy, repeats, Duration.ofSeconds(seconds), settings, outDir, out);
             out.println(outcome.passed() ? "PASSED" : "FAILED: see the runs above");
             return outcome.passed() ? 0 : 2;
         } finally {

@@ -1,7 +1,9 @@
 package org.cloudtalk.testbed.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.cloudtalk.testbed.TestbedException;
 
 /** Flag values as the testbed's commands read them, with the messages operators see. */
@@ -38,5 +40,20 @@ final class Values {
             }
         }
         return List.copyOf(fractions);
+    }
+
+    /** KEY=VALUE pairs (a Hadoop configuration key: letters, digits, '.', '_', '-'; a value that is not empty). */
+    static Map<String, String> settings(List<String> values, String flag) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String value : values) {
+            int equals = value.indexOf('=');
+            String key = equals < 0 ? "" : value.substring(0, equals);
+            if (!key.matches("[A-Za-z][A-Za-z0-9._-]*") || equals == value.length() - 1) {
+                throw new TestbedException("Invalid value " + value + " for --" + flag
+                        + ": expected KEY=VALUE, e.g. cloudtalk.hdfs.write.evaluator=refined");
+            }
+            settings.put(key, value.substring(equals + 1));
+        }
+        return settings;
     }
 }

@@ -4,16 +4,29 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
 
 /**
- * One run's settings: the testbed, the share of hosts to make busy, how long to measure, and a random source
- * seeded by the repeat number, so that repeat r of a busy fraction picks the same hosts every time.
+ * One run's settings: the testbed, the share of hosts to make busy, how long to measure, a random source seeded by
+ * the repeat number, so that repeat r of a busy fraction picks the same hosts every time, and settings for the
+ * CloudTalk plugins the experiment installs ({@code --cloudtalk-setting}; the HDFS experiments add them to the
+ * CloudTalk NameNode's hdfs-site.xml).
  */
-public record RunContext(Testbed testbed, double busyFraction, int repeat, Duration measure, Random random) {
+public record RunContext(
+        Testbed testbed,
+        double busyFraction,
+        int repeat,
+        Duration measure,
+        Random random,
+        Map<String, String> cloudTalkSettings) {
+    public RunContext {
+        cloudTalkSettings = Map.copyOf(cloudTalkSettings);
+    }
+
     /** How long background load needs to reach its steady state (TCP ramp-up plus one daemon smoothing window). */
     public static final Duration SETTLE = Duration.ofSeconds(3);
 

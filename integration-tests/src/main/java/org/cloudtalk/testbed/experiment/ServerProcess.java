@@ -31,11 +31,15 @@ public final class ServerProcess implements AutoCloseable {
     private final StartedProcess process;
     private final CloudTalkClient client;
     private final URI uri;
+    private final Path config;
+    private final String query;
 
-    private ServerProcess(Testbed testbed, StartedProcess process, URI uri) {
+    private ServerProcess(Testbed testbed, StartedProcess process, URI uri, Path config, String query) {
         this.testbed = testbed;
         this.process = process;
         this.uri = uri;
+        this.config = config;
+        this.query = query;
         this.client = new CloudTalkClient(uri, Duration.ofSeconds(2));
     }
 
@@ -61,7 +65,7 @@ public final class ServerProcess implements AutoCloseable {
             String query) {
         Path dir = testbed.runDir();
         int port = Ports.free(bindAddress);
-        StartedProcess process;
+        Path config;
         try {
             List<String> locator = new ArrayList<>(testbed.hosts().stream()
                     .map(h -> h.address() + " " + h.managementAddress() + ":" + StatusDaemons.PORT)
@@ -76,19 +80,23 @@ public final class ServerProcess implements AutoCloseable {
                     "reservation.hold.ms=0"));
             settings.addAll(extraSettings);
             settings.add("");
-            Path config = Files.writeString(dir.resolve("server.properties"), String.join("\n", settings));
-            process = testbed.processes()
-                    .startJava(
-                            Optional.empty(),
-                            "server",
-                            "128m",
-                            ServerMain.class.getName(),
-                            List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
-                            List.of("--config", config.toString()));
+            config = Files.writeString(dir.resolve("server.properties"), String.join("\n", settings));
         } catch (IOException e) {
             throw new TestbedException("cannot write the server's configuration: " + e.getMessage(), e);
         }
-        ServerProcess server = new ServerProcess(testbed, process, URI.create("http://" + bindAddress + ":" + port));
+        return launch(testbed, config, URI.create("http://" + bindAddress + ":" + port), query);
+    }
+
+    private static ServerProcess launch(Testbed testbed, Path config, URI uri, String query) {
+        StartedProcess process = testbed.processes()
+                .startJava(
+                        Optional.empty(),
+                        "server",
+                        "128m",
+                        ServerMain.class.getName(),
+                        List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                        List.of("--config", config.toString()));
+        ServerProcess server = new ServerProcess(testbed, process, uri, config, query);
         try {
             server.awaitAnswer(query);
             return server;
@@ -96,6 +104,17 @@ public final class ServerProcess implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    /**
+     * A new server with this one's settings, on the same address and port (where the plugins were told to ask), once
+     * it answers; this one must have been closed.
+     */
+    public ServerProcess relaunch() {
+        if (process.handle().isPresent()) {
+            throw new TestbedException("the CloudTalk server still runs: close it before relaunching it");
+        }
+        return launch(testbed, config, uri, query);
     }
 
     /** A one-flow query from {@code client} to any of {@code candidates}: enough to see that a server answers. */

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Samples the machine's CPU idle share (idle + iowait over all jiffies, from the first line of /proc/stat) every
- * {@code intervalMillis} on a thread of its own, from {@link #start} until {@link #close}.
+ * {@code intervalMillis} on a thread of its own, from {@link #start} until {@link #close}. User time at a positive
+ * nice value counts as idle too: the testbed's processes run at nice 0, so work started with {@code nice -n 19}
+ * (a build next to a run) gets about 1.5% of a core they want, and the rest of its time was theirs for the taking.
  *
  * <p>Concurrency: the sampling thread appends to {@code shares} and updates {@code last} under this object's lock;
  * readers take the same lock.
@@ -53,7 +55,7 @@ public final class CpuIdleSampler implements AutoCloseable {
         last = now;
     }
 
-    /** {total, idle + iowait} jiffies since boot. */
+    /** {total, idle + iowait + nice} jiffies since boot. */
     private static long[] read() {
         try {
             String[] fields =
@@ -63,7 +65,8 @@ public final class CpuIdleSampler implements AutoCloseable {
             for (int i = 1; i <= 8 && i < fields.length; i++) {
                 total += Long.parseLong(fields[i]);
             }
-            return new long[] {total, Long.parseLong(fields[4]) + Long.parseLong(fields[5])};
+            long available = Long.parseLong(fields[2]) + Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+            return new long[] {total, available};
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

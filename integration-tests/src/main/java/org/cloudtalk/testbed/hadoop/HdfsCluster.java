@@ -116,8 +116,53 @@ public final class HdfsCluster implements AutoCloseable {
     }
 
     /** Starts an {@link HdfsWriterMain} in {@code client} that writes the files {@code job} describes. */
-    public HdfsWriter startWriter(Host client, WriteJob job) {
-        return HdfsWriter.start(testbed, this, classpath, client, job, directory.resolve("writers"));
+    public HdfsClient<FileWrite> startWriter(Host client, WriteJob job) {
+        return HdfsClient.start(
+                testbed,
+                classpath,
+                client,
+                "hdfs-writer-" + client.index() + "-" + job.name(),
+                HdfsWriterMain.class,
+                List.of(
+                        "--namenode", uri().toString(),
+                        "--dir", "/writes/" + job.name(),
+                        "--files", Integer.toString(job.files()),
+                        "--bytes", Long.toString(job.bytes()),
+                        "--replication", Integer.toString(job.replication()),
+                        "--min-pause-ms", Long.toString(job.minPause().toMillis()),
+                        "--max-pause-ms", Long.toString(job.maxPause().toMillis()),
+                        "--seed", Long.toString(job.seed())),
+                directory.resolve("writers"),
+                FileWrite::fromCsv);
+    }
+
+    /** Starts an {@link HdfsReaderMain} in {@code client} that reads the files {@code job} describes. */
+    public HdfsClient<FileRead> startReader(Host client, ReadJob job) {
+        String role = "hdfs-reader-" + client.index() + "-" + job.name();
+        Path out = directory.resolve("readers");
+        Path paths = out.resolve(role + ".paths");
+        try {
+            Files.createDirectories(out);
+            Files.write(paths, job.paths());
+        } catch (IOException e) {
+            throw new TestbedException("cannot write " + paths + ": " + e.getMessage(), e);
+        }
+        return HdfsClient.start(
+                testbed,
+                classpath,
+                client,
+                role,
+                HdfsReaderMain.class,
+                List.of(
+                        "--namenode", uri().toString(),
+                        "--name", job.name(),
+                        "--paths", paths.toString(),
+                        "--reads", Integer.toString(job.reads()),
+                        "--min-pause-ms", Long.toString(job.minPause().toMillis()),
+                        "--max-pause-ms", Long.toString(job.maxPause().toMillis()),
+                        "--seed", Long.toString(job.seed())),
+                out,
+                FileRead::fromCsv);
     }
 
     private void startDaemons(HdfsSettings settings) {

@@ -3,13 +3,9 @@ package org.cloudtalk.testbed.hadoop;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -29,6 +25,8 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
  */
 public final class HdfsWriterMain {
     private static final int BUFFER = 64 * 1024;
+    private static final List<String> REQUIRED =
+            List.of("namenode", "dir", "files", "bytes", "replication", "min-pause-ms", "max-pause-ms", "seed", "out");
 
     private HdfsWriterMain() {}
 
@@ -37,18 +35,18 @@ public final class HdfsWriterMain {
     }
 
     static int run(String[] args, PrintStream err) {
-        Map<String, String> options;
+        MainOptions options;
         WriteJob job;
         try {
-            options = options(args);
+            options = MainOptions.parse(args, REQUIRED);
             job = new WriteJob(
                     Path.of(options.get("dir")).getFileName().toString(),
-                    Integer.parseInt(options.get("files")),
-                    Long.parseLong(options.get("bytes")),
-                    Integer.parseInt(options.get("replication")),
-                    java.time.Duration.ofMillis(Long.parseLong(options.get("min-pause-ms"))),
-                    java.time.Duration.ofMillis(Long.parseLong(options.get("max-pause-ms"))),
-                    Long.parseLong(options.get("seed")));
+                    options.integer("files"),
+                    options.number("bytes"),
+                    options.integer("replication"),
+                    options.millis("min-pause-ms"),
+                    options.millis("max-pause-ms"),
+                    options.number("seed"));
         } catch (RuntimeException e) {
             err.println("hdfs writer: " + e.getMessage());
             err.println("usage: --namenode URI --dir PATH --files N --bytes B --replication R --min-pause-ms A"
@@ -72,19 +70,15 @@ public final class HdfsWriterMain {
         random.nextBytes(buffer);
         List<String> lines = new ArrayList<>(List.of(FileWrite.CSV_HEADER));
         try (FileSystem fs = FileSystem.newInstance(nameNode, conf)) {
-            // The first write of a JVM also pays for the connection to the NameNode, class loading and the JIT (0.2-0.9
-            // s
-            // on top of 0.1 s for 2 MiB, measured): one small unrecorded file first.
+            // The first write of a JVM also pays for the connection to the NameNode, class loading and the JIT
+            // (0.2-0.9 s on top of 0.1 s for 2 MiB, measured): one small unrecorded file first.
             org.apache.hadoop.fs.Path warmUp = new org.apache.hadoop.fs.Path(dir, "warm-up");
             try (FSDataOutputStream stream = fs.create(warmUp, (short) job.replication())) {
                 stream.write(buffer, 0, (int) Math.min(BUFFER, job.bytes()));
             }
             fs.delete(warmUp, false);
             for (int i = 0; i < job.files(); i++) {
-                long pauseMillis = job.minPause().toMillis()
-                        + (long) (random.nextDouble()
-                                * (job.maxPause().toMillis() - job.minPause().toMillis()));
-                sleep(pauseMillis);
+                ClientMains.randomPause(random, job.minPause(), job.maxPause());
                 org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, String.format("f-%05d", i));
                 long startMillis = System.currentTimeMillis();
                 long start = System.nanoTime();
@@ -109,10 +103,7 @@ public final class HdfsWriterMain {
                         .toCsv());
             }
         }
-        Path temp = out.resolveSibling(out.getFileName() + ".tmp");
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.write(temp, lines);
-        Files.move(temp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        ClientMains.writeCsv(out, lines);
     }
 
     /**
@@ -134,33 +125,7 @@ public final class HdfsWriterMain {
             if (blocks.stream().allMatch(b -> b.size() >= job.replication()) || System.nanoTime() > deadline) {
                 return blocks;
             }
-            sleep(100);
-        }
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --option value pairs, got " + String.join(" ", args));
-            }
-            options.put(args[i].substring(2), args[i + 1]);
-        }
-        for (String required : List.of(
-                "namenode", "dir", "files", "bytes", "replication", "min-pause-ms", "max-pause-ms", "seed", "out")) {
-            if (!options.containsKey(required)) {
-                throw new IllegalArgumentException("--" + required + " is missing");
-            }
-        }
-        return options;
-    }
-
-    private static void sleep(long millis) throws IOException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
+            ClientMains.sleep(100);
         }
     }
 }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.experiment.Check;
@@ -38,11 +39,15 @@ public final class ExperimentRunner {
             List<Double> busyFractions,
             int repeats,
             Duration measure,
+            Map<String, String> cloudTalkSettings,
             Path out,
             PrintStream console) {
         List<RunRecord> records = new ArrayList<>();
         int total = busyFractions.size() * repeats;
         long start = System.nanoTime();
+        if (!cloudTalkSettings.isEmpty()) {
+            console.println("CloudTalk settings: " + cloudTalkSettings);
+        }
         for (int repeat = 0; repeat < repeats; repeat++) {
             for (double busy : busyFractions) {
                 int done = records.size();
@@ -58,13 +63,19 @@ public final class ExperimentRunner {
                         done == 0 ? "" : String.format(", about %.0f s left", elapsed / done * (total - done)));
                 awaitQuiet(console);
                 RunResult result = experiment.run(new RunContext(
-                        testbed, busy, repeat, measure, new Random(repeat * 1_000_003L + Math.round(busy * 1000))));
+                        testbed,
+                        busy,
+                        repeat,
+                        measure,
+                        new Random(repeat * 1_000_003L + Math.round(busy * 1000)),
+                        cloudTalkSettings));
                 records.add(new RunRecord(busy, repeat, result));
                 console.println("  " + verdict(result));
+                // After every run: a later run that aborts (or a Ctrl-C) leaves the runs so far on disk.
+                Reports.write(experiment, records, Summary.of(records), out);
             }
         }
         Summary summary = Summary.of(records);
-        Reports.write(experiment, records, summary, out);
         console.print(summary.toMarkdown());
         console.println("results in " + out.toAbsolutePath());
         return new Outcome(records, summary);

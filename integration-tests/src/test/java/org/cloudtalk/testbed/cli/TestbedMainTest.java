@@ -26,6 +26,14 @@ class TestbedMainTest {
                 List.of("run", "status-accuracy", "--busy", "1.5"),
                 1,
                 "Invalid value 1.5 for --busy: expected fractions in (0, 1]");
+        assertError(
+                List.of("run", "hdfs-write", "--cloudtalk-setting", "cloudtalk.deadline.ms"),
+                1,
+                "Invalid value cloudtalk.deadline.ms for --cloudtalk-setting: expected KEY=VALUE");
+        assertError(
+                List.of("run", "hdfs-write", "--cloudtalk-setting", "=5"),
+                1,
+                "Invalid value =5 for --cloudtalk-setting: expected KEY=VALUE");
         assertError(List.of("launch"), 64, "Unmatched argument at index 0: 'launch'");
         assertError(List.of(), 64, "a command is needed: up, down, status, run or exec");
         assertError(List.of("exec", "--run-dir", runDir.toString(), "0"), 64, "Missing required parameter");

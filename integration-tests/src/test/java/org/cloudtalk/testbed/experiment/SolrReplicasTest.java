@@ -61,7 +61,7 @@ class SolrReplicasTest {
     }
 
     private static RunContext context(double fraction, long seed) {
-        return new RunContext(null, fraction, 1, Duration.ofSeconds(1), new Random(seed));
+        return new RunContext(null, fraction, 1, Duration.ofSeconds(1), new Random(seed), Map.of());
     }
 
     private static String address(int index) {

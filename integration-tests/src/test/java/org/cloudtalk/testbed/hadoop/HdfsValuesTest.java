@@ -39,6 +39,63 @@ class HdfsValuesTest {
     }
 
     @Test
+    void aReadSurvivesItsCsvRow() {
+        FileRead read = new FileRead("/writes/a/f-00001", 64 << 20, 1_700_000_000_000L, 1.5, "10.1.1.3", "");
+        assertThat(FileRead.fromCsv(read.toCsv())).isEqualTo(read);
+        FileRead failed = new FileRead("/writes/a/f-00002", 0, 1, 0.1, "", "java.io.IOException: no, block\n");
+        assertThat(FileRead.fromCsv(failed.toCsv()).error()).isEqualTo("java.io.IOException: no  block ");
+        assertThatThrownBy(() -> FileRead.fromCsv("a,1,2")).hasMessageContaining("expected 6 fields");
+    }
+
+    @Test
+    void badReadJobsAreRefusedWithTheValue() {
+        assertThatThrownBy(() -> new ReadJob("a", List.of(), 1, Duration.ZERO, Duration.ZERO, 1))
+                .isInstanceOf(TestbedException.class)
+                .hasMessageStartingWith("Invalid value [] for paths");
+        assertThatThrownBy(() -> new ReadJob("a", List.of("relative"), 1, Duration.ZERO, Duration.ZERO, 1))
+                .hasMessageStartingWith("Invalid value [relative] for paths");
+        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), 0, Duration.ZERO, Duration.ZERO, 1))
+                .hasMessageStartingWith("Invalid value 0 for reads");
+        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), 1, Duration.ofSeconds(1), Duration.ZERO, 1))
+                .hasMessageStartingWith("Invalid value PT1S-PT0S for pause");
+    }
+
+    @Test
+    void theReaderRefusesIncompleteArgumentsAndAMissingPathFile(@TempDir Path temp) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream stream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(HdfsReaderMain.run(new String[] {"--namenode", "hdfs://10.1.1.1:8020"}, stream))
+                .isEqualTo(64);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("hdfs reader: --name is missing")
+                .contains("usage: --namenode URI");
+        err.reset();
+        String[] args = {
+            "--namenode",
+            "hdfs://10.1.1.1:8020",
+            "--name",
+            "a",
+            "--paths",
+            temp.resolve("none").toString(),
+            "--reads",
+            "1",
+            "--min-pause-ms",
+            "0",
+            "--max-pause-ms",
+            "0",
+            "--seed",
+            "1",
+            "--out",
+            temp.resolve("out.csv").toString()
+        };
+        assertThat(HdfsReaderMain.run(args, stream)).isEqualTo(64);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("hdfs reader: ")
+                .contains("none");
+        assertThat(temp.resolve("out.csv")).doesNotExist();
+    }
+
+    @Test
     void badJobsAndSettingsAreRefusedWithTheValue() {
         assertThatThrownBy(() -> new WriteJob("a b", 1, 1, 2, Duration.ZERO, Duration.ZERO, 1))
                 .isInstanceOf(TestbedException.class)
