@@ -46,8 +46,12 @@ public final class BusyWriter extends HdfsExperiment {
                     List.of(HdfsPlacement.values()),
                     load.saturatedLinks(),
                     (hdfs, placement, server, rows, checks) -> {
-                        Map<Host, List<FileWrite>> written =
-                                HdfsComparison.write(hdfs, writers, placement, FILES, HdfsWrite.MAX_PAUSE, testbed);
+                        // A write whose pipeline crosses a busy link gets a few Mbit/s of 100 at first: behind a
+                        // long-running flow in a deep FIFO, TCP takes minutes to converge (measured: 30-146 s per
+                        // 64 MiB file, 5.4 s idle).
+                        Map<Host, List<FileWrite>> written = HdfsComparison.await(
+                                HdfsComparison.startWriters(hdfs, writers, placement, FILES, HdfsWrite.MAX_PAUSE),
+                                HdfsComparison.timeout(testbed, BYTES, FILES, HdfsWrite.MAX_PAUSE, 100));
                         List<FileWrite> writes =
                                 written.values().stream().flatMap(List::stream).toList();
                         HdfsWrite.record(writes, placement, rows, checks);

@@ -198,8 +198,13 @@ final class HdfsComparison {
 
     /** Generous: every file through a link held to a twentieth of its rate, plus the pauses and start-up. */
     static Duration timeout(Testbed testbed, long bytes, int files, Duration maxPause) {
+        return timeout(testbed, bytes, files, maxPause, 20);
+    }
+
+    /** Every file through a link held to 1/{@code slowdown} of its rate, plus the pauses and start-up. */
+    static Duration timeout(Testbed testbed, long bytes, int files, Duration maxPause, int slowdown) {
         long fileMillis = bytes * 8 * 1000 / testbed.config().rateBits() + 1;
-        return maxPause.plusMillis(20 * fileMillis).multipliedBy(files).plusSeconds(60);
+        return maxPause.plusMillis(slowdown * fileMillis).multipliedBy(files).plusSeconds(60);
     }
 
     /** The share of each writer's successful files with a replica on the writer's own host, in percent. */
