@@ -14,9 +14,12 @@ import org.cloudtalk.testbed.experiment.HdfsWrite;
 import org.cloudtalk.testbed.experiment.Incast;
 import org.cloudtalk.testbed.experiment.Oscillation;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
+import org.cloudtalk.testbed.experiment.ReducePlacement;
 import org.cloudtalk.testbed.experiment.SamplingAtScale;
+import org.cloudtalk.testbed.experiment.SlowDisks;
 import org.cloudtalk.testbed.experiment.SolrReplicas;
 import org.cloudtalk.testbed.experiment.StatusAccuracy;
+import org.cloudtalk.testbed.experiment.YarnFault;
 
 /** The experiments {@code testbed run} knows by name. */
 final class Experiments {
@@ -32,6 +35,9 @@ final class Experiments {
             new BusyWriter(),
             new HdfsFault(),
             new HdfsReaction(),
+            new ReducePlacement(),
+            new YarnFault(),
+            new SlowDisks(),
             new SolrReplicas(),
             new Incast());
 

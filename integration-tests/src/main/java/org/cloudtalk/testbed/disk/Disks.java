@@ -45,6 +45,25 @@ public final class Disks {
         return Optional.empty();
     }
 
+    /**
+     * A directory {@code name} on {@code host}'s own disk, created and recorded for removal, or empty when the testbed
+     * gave the host no disk; the caller deletes it (and forgets it in {@code state}) when done.
+     */
+    public static Optional<Path> directoryOnHostDisk(TestbedState state, Host host, String name) {
+        for (HostDisk disk : state.snapshot().disks()) {
+            if (disk.namespace().equals(host.namespace())) {
+                Path directory = dataDirectory(state.runDir(), host).resolve(name);
+                state.addDirectory(directory);
+                try {
+                    return Optional.of(Files.createDirectories(directory));
+                } catch (IOException e) {
+                    throw new TestbedException("cannot create " + directory + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Creates and throttles {@code host}'s disk to {@code mibPerSecond}, recording it first. */
     public static void create(TestbedState state, Host host, int mibPerSecond) {
         Path dir = state.runDir().resolve("disks");
@@ -63,6 +82,15 @@ public final class Disks {
                 .trim();
         Commands.run("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", device);
         Commands.run("mount", device, mount.toString());
+        throttle(device, mibPerSecond);
+    }
+
+    /** Throttles {@code disk} (reads and writes) to {@code mibPerSecond} from now on, e.g. to make it a slow disk. */
+    public static void throttle(HostDisk disk, int mibPerSecond) {
+        throttle("/dev/" + deviceName(disk), mibPerSecond);
+    }
+
+    private static void throttle(String device, int mibPerSecond) {
         String majMin = majorMinor(device);
         long bytesPerSecond = (long) mibPerSecond << 20;
         for (String throttle : THROTTLES) {
@@ -73,6 +101,15 @@ public final class Disks {
         Path bdi = Path.of("/sys/class/bdi", majMin);
         write(bdi.resolve("strict_limit"), "1");
         write(bdi.resolve("max_bytes"), Long.toString(Math.max(1L << 20, bytesPerSecond)));
+    }
+
+    /**
+     * Writes every dirty page back and drops the machine's clean page cache, so that the next reads of files on the
+     * hosts' disks meet their throttles instead of memory. Machine-wide: it costs other programs their cache too.
+     */
+    public static void dropPageCache() {
+        Commands.run("sync");
+        write(Path.of("/proc/sys/vm/drop_caches"), "1");
     }
 
     /** Removes what {@code disk} lists: unmounts, lifts the throttle, detaches the loop device, deletes the file. */

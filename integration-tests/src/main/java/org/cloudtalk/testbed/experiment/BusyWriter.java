@@ -61,7 +61,7 @@ public final class BusyWriter extends HdfsExperiment {
                                 "replicas",
                                 HdfsComparison.replicasOnPercent(writes, busy)));
                         if (placement == HdfsPlacement.CLOUDTALK) {
-                            HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+                            HdfsComparison.writePluginFigures(hdfs, rows, checks);
                         }
                     });
         }

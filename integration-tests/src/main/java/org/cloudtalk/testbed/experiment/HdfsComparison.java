@@ -15,6 +15,7 @@ import org.cloudtalk.testbed.hadoop.HdfsClient;
 import org.cloudtalk.testbed.hadoop.HdfsCluster;
 import org.cloudtalk.testbed.hadoop.HdfsPlacement;
 import org.cloudtalk.testbed.hadoop.HdfsSettings;
+import org.cloudtalk.testbed.hadoop.NameNodeJmx;
 import org.cloudtalk.testbed.hadoop.WriteJob;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.net.Link;
@@ -27,40 +28,20 @@ import org.cloudtalk.testbed.net.Sysctls;
  */
 final class HdfsComparison {
     static final String ORDER = "order-";
+    /** The CloudTalk plugins' metrics beans on the NameNode: this followed by the source's name. */
+    static final String NAMENODE_BEAN = "Hadoop:service=NameNode,name=";
+
     private static final Map<String, String> RENO = Map.of("net.ipv4.tcp_congestion_control", "reno");
     static final String WRITER_LOCAL = "writer-local-replica-%-";
 
     /** What an experiment does on one placement's cluster; it adds its measurements and checks. */
     interface Workload {
-        void run(HdfsCluster hdfs, HdfsPlacement placement, Server server, List<Measurement> rows, List<Check> checks);
-    }
-
-    /** The run's CloudTalk server, which a workload may stop and start again (same address and port). */
-    static final class Server implements AutoCloseable {
-        private ServerProcess process;
-
-        private Server(ServerProcess process) {
-            this.process = process;
-        }
-
-        java.net.URI uri() {
-            return process.uri();
-        }
-
-        /** Stops the server: the NameNode's plugins find nothing listening. */
-        void stop() {
-            process.close();
-        }
-
-        /** Starts it again where it was, once it answers. */
-        void restart() {
-            process = process.relaunch();
-        }
-
-        @Override
-        public void close() {
-            process.close();
-        }
+        void run(
+                HdfsCluster hdfs,
+                HdfsPlacement placement,
+                RestartableServer server,
+                List<Measurement> rows,
+                List<Check> checks);
     }
 
     private HdfsComparison() {}
@@ -79,20 +60,19 @@ final class HdfsComparison {
         List<Measurement> rows = new ArrayList<>();
         List<Check> checks = new ArrayList<>();
         Fidelity fidelity;
-        Map<String, Map<String, String>> tcpBefore = new LinkedHashMap<>();
-        try {
-            // Every host's TCP is Reno for the run, as the background load's is: a Hadoop cluster runs one loss-based
-            // TCP (CUBIC, not allowed on this kernel), and a BBR pipeline behind a Reno flow in a deep FIFO gets a
-            // few Mbit/s of 100 (measured), so the machine's default (BBR) would starve every write through a busy
-            // link.
-            for (Host host : testbed.hosts()) {
-                tcpBefore.put(host.namespace(), Sysctls.set(host.namespace(), RENO));
-            }
+        try (Sysctls.Restore reno = renoEverywhere(testbed)) {
             fidelity = compare(context, placements, saturated, workload, rows, checks);
-        } finally {
-            tcpBefore.forEach(Sysctls::set);
         }
         return new RunResult(rows, checks, fidelity);
+    }
+
+    /**
+     * Every host's TCP is Reno for a run, as the background load's is: a Hadoop cluster runs one loss-based TCP (CUBIC,
+     * not allowed on this kernel), and a BBR pipeline behind a Reno flow in a deep FIFO gets a few Mbit/s of 100
+     * (measured), so the machine's default (BBR) would starve every Hadoop transfer through a busy link.
+     */
+    static Sysctls.Restore renoEverywhere(Testbed testbed) {
+        return Sysctls.onHosts(testbed.hosts(), RENO);
     }
 
     private static Fidelity compare(
@@ -109,7 +89,7 @@ final class HdfsComparison {
         // The NameNode's plugins ask over host 0's management link; pseudo-reservations at the server's default
         // (300 ms) spread concurrent writers (Figure 12); workers at twice the plugin's threads
         // (docs/hadoop-plugins.md).
-        try (Server server = new Server(ServerProcess.start(
+        try (RestartableServer server = new RestartableServer(ServerProcess.start(
                 testbed,
                 Host.managementRootAddress(testbed.config().subnet()),
                 List.of(),
@@ -122,9 +102,7 @@ final class HdfsComparison {
             for (int position = 0; position < order.size(); position++) {
                 HdfsPlacement placement = order.get(position);
                 rows.add(new Measurement(ORDER + placement.label(), "position", position));
-                HdfsSettings settings = placement == HdfsPlacement.CLOUDTALK
-                        ? HdfsSettings.cloudTalk(server.uri()).withOverrides(cloudTalkSettings(context))
-                        : HdfsSettings.stock(placement);
+                HdfsSettings settings = settings(placement, server, context);
                 try (HdfsCluster hdfs = HdfsCluster.start(testbed, nameNode, dataNodes, settings);
                         FidelityMonitor monitor = FidelityMonitor.start(testbed, saturated)) {
                     workload.run(hdfs, placement, server, rows, checks);
@@ -134,6 +112,13 @@ final class HdfsComparison {
             }
         }
         return fidelity;
+    }
+
+    /** The cluster's settings for {@code placement}; CloudTalk's plugins ask {@code server}. */
+    static HdfsSettings settings(HdfsPlacement placement, RestartableServer server, RunContext context) {
+        return placement == HdfsPlacement.CLOUDTALK
+                ? HdfsSettings.cloudTalk(server.uri()).withOverrides(cloudTalkSettings(context))
+                : HdfsSettings.stock(placement);
     }
 
     /** This 2-core machine is shared: a NameNode thread waits up to 500 ms for an answer, unless told otherwise. */
@@ -250,16 +235,21 @@ final class HdfsComparison {
                 failed.isEmpty() ? outcomes.size() + " done" : failed.size() + " failed, e.g. " + failed.get(0));
     }
 
+    /** {@link #pluginFigures} of the NameNode's write placement plugin. */
+    static void writePluginFigures(HdfsCluster hdfs, List<Measurement> rows, List<Check> checks) {
+        pluginFigures(hdfs.jmx(), NAMENODE_BEAN + "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+    }
+
     /**
-     * A plugin's own counters from the NameNode's /jmx ({@code bean}: CloudTalkHdfsWrite or CloudTalkHdfsRead): the
-     * share of decisions an answer made ({@code prefix}answers-used-%) and the fallbacks to the default choice
-     * ({@code prefix}fallbacks); the latency figures there are per metrics interval, not per run.
+     * A plugin's own counters from a daemon's /jmx ({@code bean}, e.g. the NameNode's
+     * {@code Hadoop:service=NameNode,name=CloudTalkHdfsWrite}): the share of decisions an answer made
+     * ({@code prefix}answers-used-%) and the fallbacks to the default choice ({@code prefix}fallbacks); the latency
+     * figures there are per metrics interval, not per run.
      */
-    static void pluginFigures(
-            HdfsCluster hdfs, String bean, String prefix, List<Measurement> rows, List<Check> checks) {
+    static void pluginFigures(NameNodeJmx jmx, String bean, String prefix, List<Measurement> rows, List<Check> checks) {
         Map<String, Long> numbers;
         try {
-            numbers = hdfs.jmx().numbers("Hadoop:service=NameNode,name=" + bean);
+            numbers = jmx.numbers(bean);
         } catch (IOException e) {
             checks.add(new Check("the plugin's metrics are read from /jmx", false, e.getMessage()));
             return;

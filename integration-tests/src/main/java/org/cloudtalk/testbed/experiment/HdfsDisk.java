@@ -55,7 +55,7 @@ public final class HdfsDisk extends HdfsExperiment {
                         "replicas",
                         HdfsComparison.replicasOnPercent(writes, hogged)));
                 if (placement == HdfsPlacement.CLOUDTALK) {
-                    HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+                    HdfsComparison.writePluginFigures(hdfs, rows, checks);
                 }
             });
         }

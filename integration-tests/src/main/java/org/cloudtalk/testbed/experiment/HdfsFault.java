@@ -70,7 +70,7 @@ public final class HdfsFault extends HdfsExperiment {
                 rows.add(new Measurement(metric, write.path(), write.seconds()));
             }
             if (placement == HdfsPlacement.CLOUDTALK) {
-                HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+                HdfsComparison.writePluginFigures(hdfs, rows, checks);
             }
         });
     }

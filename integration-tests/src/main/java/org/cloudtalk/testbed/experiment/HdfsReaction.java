@@ -92,7 +92,7 @@ public final class HdfsReaction extends HdfsExperiment {
                             duringHot.size() + " files started during the hotspot",
                             HdfsComparison.replicasOnPercent(duringHot, hot)));
                     if (placement == HdfsPlacement.CLOUDTALK) {
-                        HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+                        HdfsComparison.writePluginFigures(hdfs, rows, checks);
                     }
                 });
     }

@@ -62,7 +62,12 @@ public final class HdfsRead extends HdfsExperiment {
                     .forEach(r -> rows.add(new Measurement(READ_SECONDS + placement.label(), r.path(), r.seconds())));
             checks.add(HdfsComparison.noneFailed(placement.label() + " read", done, this::readError));
             if (placement == HdfsPlacement.CLOUDTALK) {
-                HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsRead", "cloudtalk-read-", rows, checks);
+                HdfsComparison.pluginFigures(
+                        hdfs.jmx(),
+                        HdfsComparison.NAMENODE_BEAN + "CloudTalkHdfsRead",
+                        "cloudtalk-read-",
+                        rows,
+                        checks);
             }
         });
     }

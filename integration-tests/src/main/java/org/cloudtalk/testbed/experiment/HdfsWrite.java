@@ -41,7 +41,7 @@ public final class HdfsWrite extends HdfsExperiment {
             record(written.values().stream().flatMap(List::stream).toList(), placement, rows, checks);
             rows.add(HdfsComparison.writerLocal(written, placement));
             if (placement == HdfsPlacement.CLOUDTALK) {
-                HdfsComparison.pluginFigures(hdfs, "CloudTalkHdfsWrite", "cloudtalk-", rows, checks);
+                HdfsComparison.writePluginFigures(hdfs, rows, checks);
             }
         });
     }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -131,17 +130,14 @@ public final class Incast implements Experiment {
         String core = testbed.coreNamespace();
         List<Host> stacks = Stream.concat(Stream.of(receiver), senders.stream()).toList();
         int rate = config.rateMbit();
-        Map<String, Map<String, String>> before = new LinkedHashMap<>();
-        try {
-            // The simulator's TCP is NewReno; the namespaces' default (inherited from this machine) may be another.
-            for (Host host : stacks) {
-                before.put(host.namespace(), Sysctls.set(host.namespace(), LINUX_RENO));
+        // The simulator's TCP is NewReno; the namespaces' default (inherited from this machine) may be another.
+        try (Sysctls.Restore reno = Sysctls.onHosts(stacks, LINUX_RENO)) {
+            try {
+                Shaper.reshape(core, receiver.coreLink(), rate, bufferBytes, PORT_BURST_BYTES);
+                return measure(testbed, receiver, senders, stacks, query, topology);
+            } finally {
+                Shaper.reshape(core, receiver.coreLink(), rate, Shaper.QUEUE_BYTES, Shaper.BURST_BYTES);
             }
-            Shaper.reshape(core, receiver.coreLink(), rate, bufferBytes, PORT_BURST_BYTES);
-            return measure(testbed, receiver, senders, stacks, query, topology);
-        } finally {
-            Shaper.reshape(core, receiver.coreLink(), rate, Shaper.QUEUE_BYTES, Shaper.BURST_BYTES);
-            before.forEach(Sysctls::set);
         }
     }
 
@@ -171,10 +167,9 @@ public final class Incast implements Experiment {
                 // Unrecorded: the agents' first gather pays for their JIT and the hosts' first ARP lookups.
                 agents.gather(receiver, senders, bytes, GATHER_TIMEOUT);
                 linuxMedian = gathers(testbed, agents, receiver, senders, MEASURED, rows);
-                for (Host host : stacks) {
-                    Sysctls.set(host.namespace(), Map.of(EARLY_RETRANSMIT, "0"));
+                try (Sysctls.Restore rtoOnly = Sysctls.onHosts(stacks, Map.of(EARLY_RETRANSMIT, "0"))) {
+                    rtoOnlyMedian = gathers(testbed, agents, receiver, senders, MEASURED_RTO_ONLY, rows);
                 }
-                rtoOnlyMedian = gathers(testbed, agents, receiver, senders, MEASURED_RTO_ONLY, rows);
                 fidelity = monitor.verdict();
             }
             rows.add(new Measurement(RATIO, "linux", linuxMedian / simulated));

@@ -8,19 +8,21 @@ import org.cloudtalk.testbed.proc.ClasspathFile;
 /**
  * The class paths of the Hadoop JVMs the testbed starts, as the module's build wrote them (maven-dependency-plugin
  * {@code build-classpath}, read by {@link ClasspathFile}): {@code hadoop} for every Hadoop JVM, the CloudTalk
- * NameNode and ResourceManager plugins' shaded jars for daemons that use them, and the testbed's own classes for the clients it runs in
- * hosts (the HDFS writer). Nothing is downloaded at run time.
+ * NameNode and ResourceManager plugins' shaded jars for daemons that use them, the job plugin's for MapReduce job
+ * clients and their containers, and the testbed's own classes for the clients it runs in hosts (the HDFS writer). Nothing is downloaded at run time.
  */
 public record HadoopClasspath(
-        String hadoop, String nameNodePlugin, String resourceManagerPlugin, String testbedClasses) {
+        String hadoop, String nameNodePlugin, String resourceManagerPlugin, String jobPlugin, String testbedClasses) {
     static final String HADOOP_FILE = "hadoop.classpath";
     static final String PLUGIN_FILE = "namenode-plugin.classpath";
     static final String RESOURCE_MANAGER_PLUGIN_FILE = "resourcemanager-plugin.classpath";
+    static final String JOB_PLUGIN_FILE = "job-plugin.classpath";
 
     public HadoopClasspath {
         requireNonNull(hadoop, "hadoop is null");
         requireNonNull(nameNodePlugin, "nameNodePlugin is null");
         requireNonNull(resourceManagerPlugin, "resourceManagerPlugin is null");
+        requireNonNull(jobPlugin, "jobPlugin is null");
         requireNonNull(testbedClasses, "testbedClasses is null");
     }
 
@@ -36,6 +38,7 @@ public record HadoopClasspath(
                 ClasspathFile.read(buildDirectory.resolve(HADOOP_FILE)),
                 ClasspathFile.read(buildDirectory.resolve(PLUGIN_FILE)),
                 ClasspathFile.read(buildDirectory.resolve(RESOURCE_MANAGER_PLUGIN_FILE)),
+                ClasspathFile.read(buildDirectory.resolve(JOB_PLUGIN_FILE)),
                 testbedClasses.toString());
     }
 }

@@ -19,7 +19,6 @@ import org.cloudtalk.testbed.Directories;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.disk.Disks;
-import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.proc.Readiness;
 import org.cloudtalk.testbed.state.StartedProcess;
@@ -238,13 +237,10 @@ public final class HdfsCluster implements AutoCloseable {
 
     /** On the host's own disk when the testbed gave it one (recorded for removal), else under the cluster's directory. */
     private Path dataDirectory(Host host) throws IOException {
-        for (HostDisk disk : testbed.state().snapshot().disks()) {
-            if (disk.namespace().equals(host.namespace())) {
-                Path data = Disks.dataDirectory(testbed.runDir(), host).resolve("hdfs-data");
-                testbed.state().addDirectory(data);
-                dataDirectories.add(data);
-                return Files.createDirectories(data);
-            }
+        Optional<Path> onDisk = Disks.directoryOnHostDisk(testbed.state(), host, "hdfs-data");
+        if (onDisk.isPresent()) {
+            dataDirectories.add(onDisk.get());
+            return onDisk.get();
         }
         return Files.createDirectories(
                 directory.resolve("datanode-" + host.index()).resolve("data"));

@@ -19,6 +19,7 @@ import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
@@ -135,7 +136,10 @@ public final class MapReduceJobMain {
 
     private static Job sort(Configuration conf, Path in, Path out, int reduces) throws IOException {
         Job job = Job.getInstance(conf, "sort " + in);
-        job.setInputFormatClass(SequenceFileInputFormat.class);
+        // A job setting may name another format that reads the same files (CloudTalk's, wrapping this one).
+        if (conf.get(MRJobConfig.INPUT_FORMAT_CLASS_ATTR) == null) {
+            job.setInputFormatClass(SequenceFileInputFormat.class);
+        }
         SequenceFileInputFormat.addInputPath(job, in);
         job.setMapperClass(Mapper.class);
         job.setNumReduceTasks(reduces);

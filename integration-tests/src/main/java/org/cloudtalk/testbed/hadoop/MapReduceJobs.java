@@ -55,7 +55,6 @@ public final class MapReduceJobs {
     static Outcome run(
             Testbed testbed,
             YarnCluster yarn,
-            HadoopClasspath classpath,
             Host client,
             Path outDir,
             Duration timeout,
@@ -85,8 +84,7 @@ public final class MapReduceJobs {
                         Optional.of(client),
                         role,
                         HEAP,
-                        String.join(
-                                File.pathSeparator, conf.toString(), classpath.testbedClasses(), classpath.hadoop()),
+                        String.join(File.pathSeparator, conf.toString(), yarn.jobClasspath()),
                         MapReduceJobMain.class.getName(),
                         List.of(
                                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",

@@ -21,6 +21,7 @@ import java.util.Set;
 import org.cloudtalk.testbed.Directories;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.proc.Readiness;
 import org.cloudtalk.testbed.state.StartedProcess;
@@ -56,6 +57,7 @@ public final class YarnCluster implements AutoCloseable {
     private final HadoopClasspath classpath;
     private final Path directory;
     private final List<StartedProcess> daemons = new ArrayList<>();
+    private final List<Path> taskDirectories = new ArrayList<>();
     private final NameNodeJmx jmx;
 
     private YarnCluster(
@@ -102,6 +104,11 @@ public final class YarnCluster implements AutoCloseable {
         }
     }
 
+    /** Where the ResourceManager runs (the testbed's experiments also run their job clients there). */
+    public Host resourceManagerHost() {
+        return resourceManagerHost;
+    }
+
     public List<Host> nodeHosts() {
         return nodeHosts;
     }
@@ -121,13 +128,16 @@ public final class YarnCluster implements AutoCloseable {
         settings.put("yarn.resourcemanager.hostname", resourceManagerHost.address());
         settings.put("mapreduce.framework.name", "yarn");
         settings.put("yarn.app.mapreduce.am.staging-dir", "/tmp/staging");
-        settings.put("mapreduce.application.classpath", containerClasspath());
+        settings.put("mapreduce.application.classpath", jobClasspath());
         settings.put("yarn.app.mapreduce.am.resource.mb", "384");
         settings.put("yarn.app.mapreduce.am.command-opts", "-Xmx256m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true");
         settings.put("mapreduce.map.memory.mb", "256");
         settings.put("mapreduce.reduce.memory.mb", "256");
-        settings.put("mapreduce.map.java.opts", "-Xmx160m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true");
-        settings.put("mapreduce.reduce.java.opts", "-Xmx160m -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true");
+        // Tasks live seconds on a 2-core machine shared by every host: the C1 compiler alone spares the CPU that
+        // C2's compilations would take from the emulator (the testbed's daemons run the same way).
+        String taskOpts = "-Xmx160m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true";
+        settings.put("mapreduce.map.java.opts", taskOpts);
+        settings.put("mapreduce.reduce.java.opts", taskOpts);
         // A task's sort buffer must fit its 160 MiB heap (the default, 100 MiB, does not with the rest).
         settings.put("mapreduce.task.io.sort.mb", "32");
         settings.put("mapreduce.job.emit-timeline-data", "false");
@@ -139,12 +149,19 @@ public final class YarnCluster implements AutoCloseable {
      * with {@code jobSettings} added to the job's configuration, and waits up to {@code timeout} for it.
      */
     public MapReduceJobs.Outcome run(Host client, Duration timeout, Map<String, String> jobSettings, List<String> job) {
-        return MapReduceJobs.run(
-                testbed, this, classpath, client, directory.resolve("clients"), timeout, jobSettings, job);
+        return MapReduceJobs.run(testbed, this, client, directory.resolve("clients"), timeout, jobSettings, job);
     }
 
-    private String containerClasspath() {
-        return classpath.hadoop() + File.pathSeparator + classpath.testbedClasses();
+    /** Hadoop, the testbed's job classes and the CloudTalk job plugin (a job that does not name it never loads it). */
+    String jobClasspath() {
+        return String.join(File.pathSeparator, classpath.hadoop(), classpath.jobPlugin(), classpath.testbedClasses());
+    }
+
+    /** The NodeManager's local directory on its host's own disk, when the testbed gave it one. */
+    private Optional<Path> taskDataDirectory(Host host) {
+        Optional<Path> onDisk = Disks.directoryOnHostDisk(testbed.state(), host, "yarn-local");
+        onDisk.ifPresent(taskDirectories::add);
+        return onDisk;
     }
 
     private static String javaHome() {
@@ -175,6 +192,8 @@ public final class YarnCluster implements AutoCloseable {
                     RESOURCE_MANAGER_MAIN));
             for (Host host : nodeHosts) {
                 Path local = Files.createDirectories(directory.resolve("nodemanager-" + host.index()));
+                // Tasks spill and reduces merge on the host's own disk when it has one, as on a real node.
+                Path taskData = taskDataDirectory(host).orElse(local.resolve("local"));
                 Path conf = confDirectory(
                         "nodemanager-" + host.index(),
                         common,
@@ -182,8 +201,7 @@ public final class YarnCluster implements AutoCloseable {
                                 "yarn.nodemanager.hostname", host.address(),
                                 "yarn.nodemanager.address", host.address() + ":8041",
                                 "yarn.nodemanager.webapp.address", host.address() + ":8042",
-                                "yarn.nodemanager.local-dirs",
-                                        local.resolve("local").toString(),
+                                "yarn.nodemanager.local-dirs", taskData.toString(),
                                 "yarn.nodemanager.log-dirs",
                                         local.resolve("logs").toString()));
                 daemons.add(startJava(
@@ -211,7 +229,7 @@ public final class YarnCluster implements AutoCloseable {
         common.put("yarn.scheduler.maximum-allocation-mb", Integer.toString(NODE_MEMORY_MB));
         common.put("yarn.nodemanager.aux-services", "mapreduce_shuffle");
         common.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
-        common.put("yarn.application.classpath", containerClasspath());
+        common.put("yarn.application.classpath", jobClasspath());
         // Every container's JAVA_HOME (set once: YARN joins a variable set twice with ':').
         common.put("yarn.nodemanager.admin-env", "JAVA_HOME=" + javaHome());
         // Tasks are sized by their -Xmx; the emulated hosts share one machine's memory and disk.
@@ -279,6 +297,11 @@ public final class YarnCluster implements AutoCloseable {
         Collections.reverse(stopOrder);
         stopOrder.forEach(testbed.processes()::stop);
         daemons.clear();
+        for (Path data : taskDirectories) {
+            Directories.deleteRecursively(data);
+            testbed.state().removeDirectory(data);
+        }
+        taskDirectories.clear();
         Directories.deleteRecursively(directory);
         testbed.state().removeDirectory(directory);
     }

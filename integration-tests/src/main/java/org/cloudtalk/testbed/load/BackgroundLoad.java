@@ -18,7 +18,8 @@ import org.cloudtalk.testbed.state.StartedProcess;
 /**
  * Background traffic that makes chosen hosts busy, the same way in every experiment. {@link #busy} saturates both
  * directions of each chosen host's access link with long-lived TCP flows in a ring (each busy host sends to the
- * next); {@link #udpBlast} sends unresponsive UDP at 1.5 x the link rate into a host (§5.3); {@link #diskHogs} keeps
+ * next); {@link #udpBlast} sends unresponsive UDP at 1.5 x the link rate from one host into another, {@link
+ * #udpBlastsFromOutside} into hosts from the core (§5.3); {@link #diskHogs} keeps
  * hosts' throttled disks busy. The load knows which links it meant to saturate, for the fidelity check. {@link #close} stops every process it started.
  *
  * <p>Concurrency: not thread-safe; one experiment thread drives it.
@@ -88,25 +89,50 @@ public final class BackgroundLoad implements AutoCloseable {
     public BackgroundLoad udpBlast(Host from, Host into, Duration duration) {
         startServer(into, UDP_PORT, "udp");
         long bitsPerSecond = testbed.config().rateBits() * 3 / 2;
-        start(
-                from,
-                "iperf-udp-" + from.index() + "-" + into.index(),
-                List.of(
-                        "iperf3",
-                        "-c",
-                        into.address(),
-                        "-p",
-                        Integer.toString(UDP_PORT),
-                        "-u",
-                        "-b",
-                        Long.toString(bitsPerSecond),
-                        "-l",
-                        "1400",
-                        "-t",
-                        seconds(duration)));
+        start(from, "iperf-udp-" + from.index() + "-" + into.index(), udpClient(into, bitsPerSecond, duration));
         saturated.add(new Link(from, Link.Direction.UPLOAD));
         saturated.add(new Link(into, Link.Direction.DOWNLOAD));
         return this;
+    }
+
+    /**
+     * Blasts unresponsive UDP into each of {@code hosts} from outside them (the testbed's core, §5.3's "iperf
+     * connections from outside the Hadoop cluster") at {@code shareOfRate} of the link rate for {@code duration}: only
+     * the blasted host's download carries it, and a TCP flow into that host gets what the blast leaves.
+     */
+    public BackgroundLoad udpBlastsFromOutside(List<Host> hosts, double shareOfRate, Duration duration) {
+        if (!(shareOfRate > 0 && shareOfRate <= 1.5)) {
+            throw new TestbedException("Invalid value " + shareOfRate + " for blast share of the link rate: (0, 1.5]");
+        }
+        long bitsPerSecond = (long) (testbed.config().rateBits() * shareOfRate);
+        for (Host into : hosts) {
+            startServer(into, UDP_PORT, "udp");
+            started.add(testbed.processes()
+                    .startInNamespace(
+                            testbed.coreNamespace(),
+                            "iperf-udp-core-" + into.index(),
+                            udpClient(into, bitsPerSecond, duration)));
+            if (shareOfRate >= 1) {
+                saturated.add(new Link(into, Link.Direction.DOWNLOAD));
+            }
+        }
+        return this;
+    }
+
+    private static List<String> udpClient(Host into, long bitsPerSecond, Duration duration) {
+        return List.of(
+                "iperf3",
+                "-c",
+                into.address(),
+                "-p",
+                Integer.toString(UDP_PORT),
+                "-u",
+                "-b",
+                Long.toString(bitsPerSecond),
+                "-l",
+                "1400",
+                "-t",
+                seconds(duration));
     }
 
     /** What a disk hog does: continuous large direct writes into its host's data directory, or reads of its disk. */

@@ -1,11 +1,13 @@
 package org.cloudtalk.testbed.net;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Kernel settings of one host's network namespace (its own TCP stack), changed for a run and put back afterwards:
- * {@link #set} answers what it replaced, which {@link #set} with that answer restores.
+ * {@link #set} answers what it replaced, which {@link #set} with that answer restores; {@link #onHosts} does both for
+ * several hosts.
  */
 public final class Sysctls {
     private Sysctls() {}
@@ -14,12 +16,71 @@ public final class Sysctls {
     public static Map<String, String> set(String namespace, Map<String, String> values) {
         Map<String, String> before = new LinkedHashMap<>();
         for (Map.Entry<String, String> setting : values.entrySet()) {
-            before.put(
-                    setting.getKey(),
-                    Commands.inNamespace(namespace, "sysctl", "-n", setting.getKey())
-                            .strip());
-            Commands.inNamespace(namespace, "sysctl", "-q", "-w", setting.getKey() + "=" + setting.getValue());
+            before.put(setting.getKey(), read(namespace, setting.getKey()));
+            write(namespace, setting.getKey(), setting.getValue());
         }
         return before;
+    }
+
+    /**
+     * Sets {@code values} in every one of {@code hosts}; closing the answer puts back what each host had. Each old
+     * value is recorded before its setting is written, so a failure part-way puts back exactly what was changed.
+     */
+    public static Restore onHosts(List<Host> hosts, Map<String, String> values) {
+        Restore restore = new Restore();
+        try {
+            for (Host host : hosts) {
+                for (Map.Entry<String, String> setting : values.entrySet()) {
+                    restore.remember(host.namespace(), setting.getKey(), read(host.namespace(), setting.getKey()));
+                    write(host.namespace(), setting.getKey(), setting.getValue());
+                }
+            }
+        } catch (RuntimeException e) {
+            try {
+                restore.close();
+            } catch (RuntimeException restoring) {
+                e.addSuppressed(restoring);
+            }
+            throw e;
+        }
+        return restore;
+    }
+
+    private static String read(String namespace, String key) {
+        return Commands.inNamespace(namespace, "sysctl", "-n", key).strip();
+    }
+
+    private static void write(String namespace, String key, String value) {
+        Commands.inNamespace(namespace, "sysctl", "-q", "-w", key + "=" + value);
+    }
+
+    /** The settings {@link #onHosts} replaced, per namespace; {@link #close} tries every namespace. */
+    public static final class Restore implements AutoCloseable {
+        private final Map<String, Map<String, String>> before = new LinkedHashMap<>();
+
+        private Restore() {}
+
+        private void remember(String namespace, String key, String value) {
+            before.computeIfAbsent(namespace, ns -> new LinkedHashMap<>()).put(key, value);
+        }
+
+        @Override
+        public void close() {
+            RuntimeException failure = null;
+            for (Map.Entry<String, Map<String, String>> host : before.entrySet()) {
+                try {
+                    set(host.getKey(), host.getValue());
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
     }
 }

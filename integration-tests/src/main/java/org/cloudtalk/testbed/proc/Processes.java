@@ -70,6 +70,14 @@ public final class Processes {
 
     /** Starts {@code command} in {@code host} (empty: the root namespace). */
     public StartedProcess start(Optional<Host> host, String role, List<String> command) {
+        return startInNamespace(host.map(Host::namespace).orElse(""), role, command);
+    }
+
+    /**
+     * Starts {@code command} in the network namespace {@code namespace} (empty: the root namespace), e.g. the
+     * testbed's core, where traffic towards a host crosses only that host's download shaper.
+     */
+    public StartedProcess startInNamespace(String namespace, String role, List<String> command) {
         if (!role.matches("[A-Za-z0-9._-]+")) {
             throw new TestbedException("Invalid value " + role + " for role: letters, digits, '.', '_' or '-'");
         }
@@ -79,7 +87,9 @@ public final class Processes {
         if (Commands.onPath("setsid")) {
             full.add("setsid");
         }
-        host.ifPresent(h -> full.addAll(List.of("ip", "netns", "exec", h.namespace())));
+        if (!namespace.isEmpty()) {
+            full.addAll(List.of("ip", "netns", "exec", namespace));
+        }
         full.addAll(command);
         Path log = state.runDir().resolve("logs").resolve(role + ".log");
         try {
@@ -93,8 +103,7 @@ public final class Processes {
                     .startInstant()
                     .map(java.time.Instant::toEpochMilli)
                     .orElse(System.currentTimeMillis());
-            StartedProcess started = new StartedProcess(
-                    process.pid(), startMillis, role, host.map(Host::namespace).orElse(""), log.toString());
+            StartedProcess started = new StartedProcess(process.pid(), startMillis, role, namespace, log.toString());
             state.addProcess(started);
             return started;
         } catch (IOException e) {

@@ -73,6 +73,34 @@ public final class StatusDaemons {
     public static StartedProcess startDaemon(
             TestbedState state, Processes processes, Host host, String role, int port, List<String> endpoints)
             throws IOException {
+        return startDaemon(
+                state, processes, host, role, port, endpoints, state.config().diskMiBps());
+    }
+
+    /**
+     * Stops {@code host}'s daemon and starts it again with {@code diskMiBps} as its disk's capacity (an operator's
+     * configuration of that host's disk, e.g. once it has been made slow), and waits until it answers.
+     */
+    public void restartWithDiskCapacity(TestbedState state, Processes processes, Host host, int diskMiBps) {
+        String role = "daemon-" + host.index();
+        state.snapshot().processes().stream().filter(p -> p.role().equals(role)).forEach(processes::stop);
+        try {
+            startDaemon(state, processes, host, role, PORT, List.of(host.address()), diskMiBps);
+        } catch (IOException e) {
+            throw new TestbedException("cannot write daemon configuration: " + e.getMessage(), e);
+        }
+        awaitAnswer(host, 30_000);
+    }
+
+    private static StartedProcess startDaemon(
+            TestbedState state,
+            Processes processes,
+            Host host,
+            String role,
+            int port,
+            List<String> endpoints,
+            int diskMiBps)
+            throws IOException {
         TestbedConfig config = state.config();
         Path file = state.runDir().resolve(role + ".properties");
         List<String> lines = new ArrayList<>(List.of(
@@ -90,8 +118,8 @@ public final class StatusDaemons {
         for (HostDisk disk : state.snapshot().disks()) {
             if (disk.namespace().equals(host.namespace())) {
                 lines.add("disk=" + Disks.deviceName(disk));
-                lines.add("disk.read.capacity.mibps=" + config.diskMiBps());
-                lines.add("disk.write.capacity.mibps=" + config.diskMiBps());
+                lines.add("disk.read.capacity.mibps=" + diskMiBps);
+                lines.add("disk.write.capacity.mibps=" + diskMiBps);
             }
         }
         lines.add("");

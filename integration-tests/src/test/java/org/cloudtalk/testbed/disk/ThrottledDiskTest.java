@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ThrottledDiskTest {
     private static final int MIBPS = 16;
     private static final long MIB = 1 << 20;
+    private static final int SLOW_MIBPS = 4;
+    private static final int SLOW_PROBE_MIB = 12;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -70,11 +72,37 @@ class ThrottledDiskTest {
                         .isBetween((long) (MIBPS * MIB * 0.7), (long) (MIBPS * MIB * 1.2));
                 assertThat(quiet.diskWriteUseBytesPerSecond()).isLessThan(MIB);
             }
+
+            // A disk made slow (slow-disks): the new rate holds for writes and, with the page cache dropped, for
+            // buffered reads too, and the restarted daemon reports it.
+            HostDisk idleDisk = disks.stream()
+                    .filter(d -> d.namespace().equals(idle.namespace()))
+                    .findFirst()
+                    .orElseThrow();
+            Disks.throttle(idleDisk, SLOW_MIBPS);
+            testbed.daemons().restartWithDiskCapacity(testbed.state(), testbed.processes(), idle, SLOW_MIBPS);
+            double written = mibPerSecond(idle, "if=/dev/zero", "of=" + data.resolve("slow"), "oflag=direct");
+            Disks.dropPageCache();
+            double read = mibPerSecond(idle, "if=" + data.resolve("slow"), "of=/dev/null");
+            assertThat(written).as("MiB/s written to the slowed disk").isBetween(SLOW_MIBPS * 0.75, SLOW_MIBPS * 1.25);
+            assertThat(read).as("MiB/s read from it, buffered").isBetween(SLOW_MIBPS * 0.75, SLOW_MIBPS * 1.25);
+            assertThat(testbed.daemons().probe(idle).diskReadCapacityBytesPerSecond())
+                    .isEqualTo(SLOW_MIBPS * MIB);
         }
         for (HostDisk disk : disks) {
             assertThat(Disks.leftovers(disk)).isEmpty();
             assertThat(Files.exists(Path.of(disk.mountPoint()))).isFalse();
         }
         assertThat(Files.exists(runDir.resolve("state.json"))).isFalse();
+    }
+
+    /** MiB/s of a {@code dd} of {@value #SLOW_PROBE_MIB} MiB in {@code host} with {@code operands}. */
+    private static double mibPerSecond(Host host, String... operands) {
+        List<String> command =
+                new java.util.ArrayList<>(List.of("dd", "bs=1M", "count=" + SLOW_PROBE_MIB, "status=none"));
+        command.addAll(List.of(operands));
+        long start = System.nanoTime();
+        Commands.inNamespace(host.namespace(), command.toArray(String[]::new));
+        return SLOW_PROBE_MIB / ((System.nanoTime() - start) / 1e9);
     }
 }
