@@ -74,6 +74,11 @@ public final class Testbed implements AutoCloseable {
         return Network.coreNamespace(config());
     }
 
+    /** Where load from outside the cluster starts ({@link Network#outsideNamespace}). */
+    public String outsideNamespace() {
+        return Network.outsideNamespace(config());
+    }
+
     public Path runDir() {
         return state.runDir();
     }

@@ -19,7 +19,7 @@ import org.cloudtalk.testbed.state.StartedProcess;
  * Background traffic that makes chosen hosts busy, the same way in every experiment. {@link #busy} saturates both
  * directions of each chosen host's access link with long-lived TCP flows in a ring (each busy host sends to the
  * next); {@link #udpBlast} sends unresponsive UDP at 1.5 x the link rate from one host into another, {@link
- * #udpBlastsFromOutside} into hosts from the core (§5.3); {@link #diskHogs} keeps
+ * #udpBlastsFromOutside} into hosts from the testbed's outside namespace (§5.3); {@link #diskHogs} keeps
  * hosts' throttled disks busy. The load knows which links it meant to saturate, for the fidelity check. {@link #close} stops every process it started.
  *
  * <p>Concurrency: not thread-safe; one experiment thread drives it.
@@ -96,9 +96,10 @@ public final class BackgroundLoad implements AutoCloseable {
     }
 
     /**
-     * Blasts unresponsive UDP into each of {@code hosts} from outside them (the testbed's core, §5.3's "iperf
-     * connections from outside the Hadoop cluster") at {@code shareOfRate} of the link rate for {@code duration}: only
-     * the blasted host's download carries it, and a TCP flow into that host gets what the blast leaves.
+     * Blasts unresponsive UDP into each of {@code hosts} from outside the cluster (the testbed's outside namespace,
+     * §5.3's "iperf connections from outside the Hadoop cluster") at {@code shareOfRate} of the link rate for {@code
+     * duration}: only the blasted host's download carries it, and a TCP flow into that host gets what the blast
+     * leaves.
      */
     public BackgroundLoad udpBlastsFromOutside(List<Host> hosts, double shareOfRate, Duration duration) {
         if (!(shareOfRate > 0 && shareOfRate <= 1.5)) {
@@ -109,8 +110,8 @@ public final class BackgroundLoad implements AutoCloseable {
             startServer(into, UDP_PORT, "udp");
             started.add(testbed.processes()
                     .startInNamespace(
-                            testbed.coreNamespace(),
-                            "iperf-udp-core-" + into.index(),
+                            testbed.outsideNamespace(),
+                            "iperf-udp-outside-" + into.index(),
                             udpClient(into, bitsPerSecond, duration)));
             if (shareOfRate >= 1) {
                 saturated.add(new Link(into, Link.Direction.DOWNLOAD));

@@ -34,6 +34,11 @@ public record Host(
         return "10." + subnet + ".0.1";
     }
 
+    /** The outside namespace's address ({@link Network#outsideNamespace}). */
+    public static String outsideAddress(int subnet) {
+        return "10." + subnet + ".0.2";
+    }
+
     /** The root namespace's address on every management link. */
     public static String managementRootAddress(int subnet) {
         return "10." + (subnet + 1) + ".0.1";

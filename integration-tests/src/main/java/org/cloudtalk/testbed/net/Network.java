@@ -5,7 +5,8 @@ import org.cloudtalk.testbed.state.TestbedState;
 
 /**
  * Builds the testbed's network: one routed core namespace (ip_forward on, one /32 route per host) and, per host, a
- * namespace with one /32 address, a shaped veth to the core and an unshaped management veth to the root namespace.
+ * namespace with one /32 address, a shaped veth to the core and an unshaped management veth to the root namespace;
+ * and an "outside" namespace on an unshaped veth to the core, for load from outside the cluster.
  * A routed core rather than a Linux bridge: over a bridge a sender is charged for packets queued at the receiver's
  * shaper, so unresponsive UDP never causes loss (ARCHITECTURE.md, platform facts). IPv6 is off in every namespace,
  * so no router solicitations or DAD traffic show up in the counters.
@@ -15,6 +16,16 @@ public final class Network {
 
     public static String coreNamespace(TestbedConfig config) {
         return config.prefix() + "-core";
+    }
+
+    /**
+     * Where load from outside the cluster starts (§5.3's blasts): it reaches a host only through the core and the
+     * host's shaped download, where it is dropped like forwarded traffic. Not from the core itself: a sender there
+     * writes straight into the shaped queue it floods, so the queue paces it and its "unresponsive" UDP yields to
+     * TCP like a responsive flow.
+     */
+    public static String outsideNamespace(TestbedConfig config) {
+        return config.prefix() + "-out";
     }
 
     /** Creates everything {@code state}'s config describes, recording each object before creating it. */
@@ -38,6 +49,7 @@ public final class Network {
             state.addRootLink(host.managementPeer());
             managementLink(config, host);
         }
+        outsideLink(state, config, core);
     }
 
     private static void prepareNamespace(String namespace) {
@@ -89,6 +101,35 @@ public final class Network {
         // Upload is shaped where the host sends, download where the core sends to it.
         Shaper.shape(ns, host.link(), config.rateMbit(), config.latencyMs());
         Shaper.shape(core, host.coreLink(), config.rateMbit(), config.latencyMs());
+    }
+
+    private static void outsideLink(TestbedState state, TestbedConfig config, String core) {
+        String outside = outsideNamespace(config);
+        String address = Host.outsideAddress(config.subnet());
+        String link = config.prefix() + "-o";
+        String coreLink = config.prefix() + "-co";
+        state.addNamespace(outside);
+        Commands.run("ip", "netns", "add", outside);
+        prepareNamespace(outside);
+        Commands.run(
+                "ip", "link", "add", link, "netns", outside, "type", "veth", "peer", "name", coreLink, "netns", core);
+        Commands.run("ip", "-n", outside, "addr", "add", address + "/32", "dev", link);
+        Commands.run("ip", "-n", outside, "link", "set", link, "up");
+        Commands.run(
+                "ip",
+                "-n",
+                outside,
+                "route",
+                "add",
+                "10." + config.subnet() + ".0.0/16",
+                "via",
+                Host.coreAddress(config.subnet()),
+                "dev",
+                link,
+                "onlink");
+        Commands.run("ip", "-n", core, "addr", "add", Host.coreAddress(config.subnet()) + "/32", "dev", coreLink);
+        Commands.run("ip", "-n", core, "link", "set", coreLink, "up");
+        Commands.run("ip", "-n", core, "route", "add", address + "/32", "dev", coreLink);
     }
 
     private static void managementLink(TestbedConfig config, Host host) {

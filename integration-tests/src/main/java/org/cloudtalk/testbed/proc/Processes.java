@@ -75,7 +75,7 @@ public final class Processes {
 
     /**
      * Starts {@code command} in the network namespace {@code namespace} (empty: the root namespace), e.g. the
-     * testbed's core, where traffic towards a host crosses only that host's download shaper.
+     * testbed's outside namespace, whose traffic towards a host crosses only that host's download shaper.
      */
     public StartedProcess startInNamespace(String namespace, String role, List<String> command) {
         if (!role.matches("[A-Za-z0-9._-]+")) {

@@ -64,7 +64,7 @@ class BackgroundLoadTest {
                             .udpBlastsFromOutside(List.of(blasted), 0, Duration.ofSeconds(1)))
                     .hasMessage("Invalid value 0.0 for blast share of the link rate: (0, 1.5]");
             try (BackgroundLoad load =
-                    new BackgroundLoad(testbed).udpBlastsFromOutside(List.of(blasted), 0.6, Duration.ofSeconds(8))) {
+                    new BackgroundLoad(testbed).udpBlastsFromOutside(List.of(blasted), 0.6, Duration.ofSeconds(14))) {
                 RunContext.pause(Duration.ofSeconds(2));
                 LinkMeter meter = LinkMeter.start(testbed.coreNamespace(), Set.of(download));
                 RunContext.pause(Duration.ofSeconds(3));
@@ -79,7 +79,21 @@ class BackgroundLoadTest {
                 assertThat(receiver.nicRxUseBitsPerSecond()).isBetween(27_000_000L, 33_000_000L);
                 assertThat(other.nicTxUseBitsPerSecond()).isLessThan(1_000_000L);
                 assertThat(other.nicRxUseBitsPerSecond()).isLessThan(1_000_000L);
-                assertThat(testbed.startedProcesses()).extracting(p -> p.role()).contains("iperf-udp-core-1");
+                assertThat(testbed.startedProcesses()).extracting(p -> p.role()).contains("iperf-udp-outside-1");
+
+                // Unresponsive: a TCP flow into the blasted host gets what the blast leaves, not the link.
+                Link tcpUpload = new Link(testbed.host(0), Link.Direction.UPLOAD);
+                load.flows(List.of(testbed.host(0)), List.of(blasted), Duration.ofSeconds(8));
+                RunContext.pause(Duration.ofSeconds(2));
+                LinkMeter contended = LinkMeter.start(testbed.coreNamespace(), Set.of(download, tcpUpload));
+                RunContext.pause(Duration.ofSeconds(3));
+                Map<Link, Double> rates = contended.rates();
+                assertThat(rates.get(download))
+                        .as("the blasted download is full")
+                        .isGreaterThan(45e6);
+                assertThat(rates.get(tcpUpload))
+                        .as("TCP's share of the blasted download")
+                        .isBetween(5e6, 25e6);
             }
         }
         assertNothingLeft(config);
