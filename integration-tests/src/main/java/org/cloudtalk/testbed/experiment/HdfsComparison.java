@@ -27,7 +27,6 @@ import org.cloudtalk.testbed.net.Sysctls;
  * run; the emulator's verdict covers every placement.
  */
 final class HdfsComparison {
-    static final String ORDER = "order-";
     /** The CloudTalk plugins' metrics beans on the NameNode: this followed by the source's name. */
     static final String NAMENODE_BEAN = "Hadoop:service=NameNode,name=";
 
@@ -85,7 +84,6 @@ final class HdfsComparison {
         Testbed testbed = context.testbed();
         Host nameNode = testbed.host(0);
         List<Host> dataNodes = dataNodes(testbed);
-        Fidelity fidelity = null;
         // The NameNode's plugins ask over host 0's management link; pseudo-reservations at the server's default
         // (300 ms) spread concurrent writers (Figure 12); workers at twice the plugin's threads
         // (docs/hadoop-plugins.md).
@@ -95,23 +93,15 @@ final class HdfsComparison {
                 List.of(),
                 List.of("reservation.hold.ms=300", "workers=32"),
                 ServerProcess.oneHopQuery(nameNode, dataNodes)))) {
-            // In an order drawn per run, recorded: whatever drifts during a run (page cache, disks filling, the
-            // machine's other load) falls on every placement alike over the repeats.
-            List<HdfsPlacement> order = new ArrayList<>(placements);
-            java.util.Collections.shuffle(order, context.random());
-            for (int position = 0; position < order.size(); position++) {
-                HdfsPlacement placement = order.get(position);
-                rows.add(new Measurement(ORDER + placement.label(), "position", position));
+            return context.inDrawnOrder(placements, HdfsPlacement::label, rows, placement -> {
                 HdfsSettings settings = settings(placement, server, context);
                 try (HdfsCluster hdfs = HdfsCluster.start(testbed, nameNode, dataNodes, settings);
                         FidelityMonitor monitor = FidelityMonitor.start(testbed, saturated)) {
                     workload.run(hdfs, placement, server, rows, checks);
-                    Fidelity phase = monitor.verdict();
-                    fidelity = fidelity == null ? phase : Fidelity.both(fidelity, phase, placement.label());
+                    return monitor.verdict();
                 }
-            }
+            });
         }
-        return fidelity;
     }
 
     /** The cluster's settings for {@code placement}; CloudTalk's plugins ask {@code server}. */

@@ -6,8 +6,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.net.Host;
 
 /**
@@ -27,6 +29,9 @@ public record RunContext(
         cloudTalkSettings = Map.copyOf(cloudTalkSettings);
     }
 
+    /** The metric recording each compared item's position (0: first) in the order a run drew. */
+    public static final String ORDER = "order-";
+
     /** How long background load needs to reach its steady state (TCP ramp-up plus one daemon smoothing window). */
     public static final Duration SETTLE = Duration.ofSeconds(3);
 
@@ -40,6 +45,25 @@ public record RunContext(
         List<Host> shuffled = new ArrayList<>(candidates);
         Collections.shuffle(shuffled, random);
         return List.copyOf(shuffled.subList(0, count));
+    }
+
+    /**
+     * Runs {@code phase} once for each of {@code items}, in an order drawn from this run's random source and recorded
+     * ({@link #ORDER} + label: position), so that whatever drifts during a run (page cache, disks filling, the
+     * machine's other load) falls on every item alike over the repeats; answers the phases' fidelity together.
+     */
+    public <T> Fidelity inDrawnOrder(
+            List<T> items, Function<T, String> label, List<Measurement> rows, Function<T, Fidelity> phase) {
+        List<T> order = new ArrayList<>(items);
+        Collections.shuffle(order, random);
+        Fidelity fidelity = null;
+        for (int position = 0; position < order.size(); position++) {
+            T item = order.get(position);
+            rows.add(new Measurement(ORDER + label.apply(item), "position", position));
+            Fidelity verdict = phase.apply(item);
+            fidelity = fidelity == null ? verdict : Fidelity.both(fidelity, verdict, label.apply(item));
+        }
+        return fidelity;
     }
 
     /** Sleeps, turning an interrupt into a failed run. */

@@ -1,12 +1,12 @@
 package org.cloudtalk.testbed.experiment;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.Undo;
 import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.fidelity.Fidelity;
@@ -98,21 +98,18 @@ public final class SlowDisks implements Experiment {
         int slowRate = Math.max(1, diskRate / SLOWDOWN);
         List<Measurement> rows = new ArrayList<>();
         List<Check> checks = new ArrayList<>();
-        Fidelity fidelity = null;
+        Fidelity fidelity;
         rows.add(new Measurement(
                 SLOW_HOSTS,
                 slow.stream().map(Host::address).collect(java.util.stream.Collectors.joining(" ")),
                 slow.size()));
         try (Sysctls.Restore reno = HdfsComparison.renoEverywhere(testbed);
                 RestartableServer server = YarnComparison.startServer(testbed)) {
-            List<Stack> order = new ArrayList<>(List.of(Stack.values()));
-            Collections.shuffle(order, context.random());
-            for (int position = 0; position < order.size(); position++) {
-                Stack stack = order.get(position);
-                rows.add(new Measurement(HdfsComparison.ORDER + stack.label(), "position", position));
-                Fidelity phase = runStack(context, stack, server, slow, slowRate, rows, checks);
-                fidelity = fidelity == null ? phase : Fidelity.both(fidelity, phase, stack.label());
-            }
+            fidelity = context.inDrawnOrder(
+                    List.of(Stack.values()),
+                    Stack::label,
+                    rows,
+                    stack -> runStack(context, stack, server, slow, slowRate, rows, checks));
         }
         return new RunResult(rows, checks, fidelity);
     }
@@ -187,19 +184,14 @@ public final class SlowDisks implements Experiment {
 
         SlowedDisks(Testbed testbed, List<Host> hosts, int mibPerSecond) {
             this.testbed = testbed;
-            try {
-                for (Host host : hosts) {
-                    slowed.add(host);
-                    set(host, mibPerSecond);
-                }
-            } catch (RuntimeException e) {
-                try {
-                    close();
-                } catch (RuntimeException restoring) {
-                    e.addSuppressed(restoring);
-                }
-                throw e;
-            }
+            Undo.onFailure(
+                    () -> {
+                        for (Host host : hosts) {
+                            slowed.add(host);
+                            set(host, mibPerSecond);
+                        }
+                    },
+                    this::close);
         }
 
         private void set(Host host, int mibPerSecond) {
@@ -213,21 +205,10 @@ public final class SlowDisks implements Experiment {
 
         @Override
         public void close() {
-            RuntimeException failure = null;
-            for (Host host : slowed) {
-                try {
-                    set(host, testbed.config().diskMiBps());
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            slowed.clear();
-            if (failure != null) {
-                throw failure;
+            try {
+                Undo.each(slowed, host -> set(host, testbed.config().diskMiBps()));
+            } finally {
+                slowed.clear();
             }
         }
     }

@@ -40,7 +40,6 @@ public final class SolrReplicas implements Experiment {
 
     static final String ANSWERS_USED = "cloudtalk-answers-used-%";
     /** When a choice was measured in its run: 1 for the first. */
-    static final String ORDER = "order-";
     /** Long enough for the restarted coordinator's JIT to compile its hot paths before anything is measured. */
     private static final Duration WARM_UP = Duration.ofSeconds(15);
 
@@ -123,7 +122,7 @@ public final class SolrReplicas implements Experiment {
         List<Host> replicaHosts = testbed.hosts().subList(1, needed);
         List<Measurement> rows = new ArrayList<>();
         List<Check> checks = new ArrayList<>();
-        Fidelity fidelity = null;
+        Fidelity fidelity;
         try (ServerProcess server = ServerProcess.start(
                         testbed,
                         Host.managementRootAddress(testbed.config().subnet()),
@@ -145,15 +144,13 @@ public final class SolrReplicas implements Experiment {
             // The data nodes' JIT too, before the first choice is measured: it would otherwise pay for all of them.
             solr.startAggregator(ReplicaChoice.SOLR_DEFAULT, server.uri());
             solr.load("data-nodes-warm-up", rates.get(0), WARM_UP, documentsPerSearch, Map.of(), 2);
-            List<ReplicaChoice> order = new ArrayList<>(List.of(ReplicaChoice.values()));
-            Collections.shuffle(order, context.random());
-            for (ReplicaChoice choice : order) {
-                rows.add(new Measurement(ORDER + choice.label(), "position", order.indexOf(choice) + 1));
+            fidelity = context.inDrawnOrder(List.of(ReplicaChoice.values()), ReplicaChoice::label, rows, choice -> {
                 solr.startAggregator(choice, server.uri());
                 Duration loadTime = RunContext.SETTLE
                         .plus(WARM_UP)
                         .plus(CLIENT_START.plus(context.measure()).multipliedBy(rates.size() + 1L))
                         .plusSeconds(60);
+                Fidelity phase;
                 try (BackgroundLoad load = new BackgroundLoad(testbed).busy(busy, loadTime)) {
                     RunContext.pause(RunContext.SETTLE);
                     solr.load(
@@ -167,14 +164,14 @@ public final class SolrReplicas implements Experiment {
                         for (int rate : rates) {
                             measure(solr, choice, rate, busy, context, rows, checks);
                         }
-                        Fidelity phase = monitor.verdict();
-                        fidelity = fidelity == null ? phase : Fidelity.both(fidelity, phase, choice.label());
+                        phase = monitor.verdict();
                     }
                 }
                 if (choice == ReplicaChoice.CLOUDTALK) {
                     pluginFigures(solr, rows, checks);
                 }
-            }
+                return phase;
+            });
         }
         return new RunResult(rows, checks, fidelity);
     }

@@ -2,7 +2,6 @@ package org.cloudtalk.testbed.experiment;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +94,7 @@ final class YarnComparison {
         List<Host> workers = workers(testbed);
         List<Measurement> rows = new ArrayList<>();
         List<Check> checks = new ArrayList<>();
-        Fidelity fidelity = null;
+        Fidelity fidelity;
         rows.add(new Measurement(
                 BLASTED_HOSTS, blasted.stream().map(Host::address).collect(Collectors.joining(" ")), blasted.size()));
         try (Sysctls.Restore reno = HdfsComparison.renoEverywhere(testbed);
@@ -106,19 +105,14 @@ final class YarnComparison {
             try (BackgroundLoad blasts =
                     new BackgroundLoad(testbed).udpBlastsFromOutside(blasted, BLAST_SHARE, Duration.ofHours(3))) {
                 RunContext.pause(RunContext.SETTLE);
-                List<YarnPlacement> order = new ArrayList<>(placements);
-                Collections.shuffle(order, context.random());
-                for (int position = 0; position < order.size(); position++) {
-                    YarnPlacement placement = order.get(position);
-                    rows.add(new Measurement(HdfsComparison.ORDER + placement.label(), "position", position));
+                fidelity = context.inDrawnOrder(placements, YarnPlacement::label, rows, placement -> {
                     try (YarnCluster yarn = YarnCluster.start(
                                     testbed, hdfs, master, workers, settings(placement, server, context));
                             FidelityMonitor monitor = FidelityMonitor.start(testbed, blasts.saturatedLinks())) {
                         workload.run(yarn, placement, server, rows, checks);
-                        Fidelity phase = monitor.verdict();
-                        fidelity = fidelity == null ? phase : Fidelity.both(fidelity, phase, placement.label());
+                        return monitor.verdict();
                     }
-                }
+                });
             }
         }
         return new RunResult(rows, checks, fidelity);

@@ -94,6 +94,9 @@ public final class MapReduceJobMain {
                 }
                 for (JobHistoryParser.TaskAttemptInfo attempt :
                         task.getAllTaskAttempts().values()) {
+                    if (attempt.getStartTime() <= 0) {
+                        continue; // never launched (a speculative attempt the original beat): no host, no times
+                    }
                     rows.add(String.format(
                             Locale.ROOT,
                             "reduce,%s,%s,%.3f,%.3f",

@@ -136,15 +136,18 @@ public final class BackgroundLoad implements AutoCloseable {
                 seconds(duration));
     }
 
-    /** What a disk hog does: continuous large direct writes into its host's data directory, or reads of its disk. */
+    /** What a disk hog does: continuous large buffered writes into its host's data directory, or reads of its disk. */
     public enum DiskHog {
         WRITE,
         READ
     }
 
     /**
-     * Keeps the throttled disks of {@code hosts} busy for {@code duration} with 1 MiB direct I/O (bypassing the page
-     * cache, so every byte meets the throttle). Needs a testbed with disks ({@code --disk-rate}).
+     * Keeps the throttled disks of {@code hosts} busy for {@code duration}: WRITE rewrites a 512 MiB file in 1 MiB
+     * buffered writes, as a DataNode writes, held to the disk's rate by its dirty limit, so it takes its share of the
+     * disk from other writers (a direct writer, one request at a time, took almost none from writeback); READ reads
+     * the device in 1 MiB direct reads, so every byte meets the throttle. Needs a testbed with disks
+     * ({@code --disk-rate}).
      */
     public BackgroundLoad diskHogs(List<Host> hosts, DiskHog kind, Duration duration) {
         for (Host host : hosts) {
@@ -154,7 +157,7 @@ public final class BackgroundLoad implements AutoCloseable {
                     .orElseThrow(() -> new TestbedException(
                             host.namespace() + " has no disk of its own: bring the testbed up with --disk-rate"));
             String io = kind == DiskHog.WRITE
-                    ? "dd if=/dev/zero of=" + disk.mountPoint() + "/hog bs=1M count=512 oflag=direct status=none"
+                    ? "dd if=/dev/zero of=" + disk.mountPoint() + "/hog bs=1M count=512 conv=notrunc status=none"
                     : "dd if=/dev/" + Disks.deviceName(disk) + " of=/dev/null bs=1M count=512 iflag=direct status=none";
             start(
                     host,

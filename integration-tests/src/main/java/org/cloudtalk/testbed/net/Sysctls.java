@@ -3,6 +3,7 @@ package org.cloudtalk.testbed.net;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.cloudtalk.testbed.Undo;
 
 /**
  * Kernel settings of one host's network namespace (its own TCP stack), changed for a run and put back afterwards:
@@ -28,21 +29,17 @@ public final class Sysctls {
      */
     public static Restore onHosts(List<Host> hosts, Map<String, String> values) {
         Restore restore = new Restore();
-        try {
-            for (Host host : hosts) {
-                for (Map.Entry<String, String> setting : values.entrySet()) {
-                    restore.remember(host.namespace(), setting.getKey(), read(host.namespace(), setting.getKey()));
-                    write(host.namespace(), setting.getKey(), setting.getValue());
-                }
-            }
-        } catch (RuntimeException e) {
-            try {
-                restore.close();
-            } catch (RuntimeException restoring) {
-                e.addSuppressed(restoring);
-            }
-            throw e;
-        }
+        Undo.onFailure(
+                () -> {
+                    for (Host host : hosts) {
+                        for (Map.Entry<String, String> setting : values.entrySet()) {
+                            restore.remember(
+                                    host.namespace(), setting.getKey(), read(host.namespace(), setting.getKey()));
+                            write(host.namespace(), setting.getKey(), setting.getValue());
+                        }
+                    }
+                },
+                restore::close);
         return restore;
     }
 
@@ -66,21 +63,7 @@ public final class Sysctls {
 
         @Override
         public void close() {
-            RuntimeException failure = null;
-            for (Map.Entry<String, Map<String, String>> host : before.entrySet()) {
-                try {
-                    set(host.getKey(), host.getValue());
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else {
-                        failure.addSuppressed(e);
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            Undo.each(before.entrySet(), host -> set(host.getKey(), host.getValue()));
         }
     }
 }

@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import org.cloudtalk.testbed.Directories;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.Undo;
 import org.cloudtalk.testbed.net.Host;
 import org.cloudtalk.testbed.net.Ports;
 import org.cloudtalk.testbed.proc.Readiness;
@@ -87,27 +88,23 @@ public final class SolrCloud implements AutoCloseable {
             throw new TestbedException("a SolrCloud is already recorded in " + cloud.directory
                     + ": close it (or run `testbed down`) first");
         }
-        try {
-            long start = System.nanoTime();
-            testbed.state().addDirectory(cloud.directory);
-            cloud.startZooKeeper();
-            for (Host host : dataHosts) {
-                cloud.dataNodes.add(cloud.startNode(host, "solr-" + host.index(), ReplicaChoice.SOLR_DEFAULT, null));
-            }
-            cloud.awaitLive(dataHosts, cloud.dataNodes);
-            LOG.info(
-                    "SolrCloud up in {} s: {} data nodes",
-                    String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
-                    dataHosts.size());
-            return cloud;
-        } catch (RuntimeException e) {
-            try {
-                cloud.close();
-            } catch (RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
-            }
-            throw e;
-        }
+        Undo.onFailure(
+                () -> {
+                    long start = System.nanoTime();
+                    testbed.state().addDirectory(cloud.directory);
+                    cloud.startZooKeeper();
+                    for (Host host : dataHosts) {
+                        cloud.dataNodes.add(
+                                cloud.startNode(host, "solr-" + host.index(), ReplicaChoice.SOLR_DEFAULT, null));
+                    }
+                    cloud.awaitLive(dataHosts, cloud.dataNodes);
+                    LOG.info(
+                            "SolrCloud up in {} s: {} data nodes",
+                            String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 1e9),
+                            dataHosts.size());
+                },
+                cloud::close);
+        return cloud;
     }
 
     /**

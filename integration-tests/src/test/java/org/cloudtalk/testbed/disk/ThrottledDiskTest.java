@@ -30,6 +30,8 @@ class ThrottledDiskTest {
     private static final long MIB = 1 << 20;
     private static final int SLOW_MIBPS = 4;
     private static final int SLOW_PROBE_MIB = 12;
+    /** Written and synced beside a hog: four times the dirty limit, so the share of the disk decides its time. */
+    private static final int SHARE_PROBE_MIB = 64;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -63,7 +65,7 @@ class ThrottledDiskTest {
             assertThat(48.0 / seconds).as("MiB/s written").isBetween(MIBPS * 0.75, MIBPS * 1.25);
 
             try (BackgroundLoad load = new BackgroundLoad(testbed)
-                    .diskHogs(List.of(busy), BackgroundLoad.DiskHog.WRITE, Duration.ofSeconds(10))) {
+                    .diskHogs(List.of(busy), BackgroundLoad.DiskHog.WRITE, Duration.ofSeconds(20))) {
                 Thread.sleep(4000); // the daemons' 1 s smoothing window fills with the hog's writes
                 EndpointStatus hogged = testbed.daemons().probe(busy);
                 EndpointStatus quiet = testbed.daemons().probe(idle);
@@ -71,6 +73,21 @@ class ThrottledDiskTest {
                 assertThat(hogged.diskWriteUseBytesPerSecond())
                         .isBetween((long) (MIBPS * MIB * 0.7), (long) (MIBPS * MIB * 1.2));
                 assertThat(quiet.diskWriteUseBytesPerSecond()).isLessThan(MIB);
+                // The hog takes its share from another writer, as a DataNode writes (buffered): a direct-write
+                // hog with one request at a time let such a writer have nearly the whole disk.
+                Path busyData = Disks.dataDirectory(runDir, busy);
+                assertThat(mibPerSecond(
+                                busy,
+                                SHARE_PROBE_MIB,
+                                "if=/dev/zero",
+                                "of=" + busyData.resolve("beside"),
+                                "conv=fsync"))
+                        .as("MiB/s of a buffered writer beside the hog")
+                        .isLessThan(MIBPS * 0.7);
+                assertThat(mibPerSecond(
+                                idle, SHARE_PROBE_MIB, "if=/dev/zero", "of=" + data.resolve("alone"), "conv=fsync"))
+                        .as("MiB/s of a buffered writer alone")
+                        .isGreaterThan(MIBPS * 0.8);
             }
 
             // A disk made slow (slow-disks): the new rate holds for writes and, with the page cache dropped, for
@@ -81,9 +98,10 @@ class ThrottledDiskTest {
                     .orElseThrow();
             Disks.throttle(idleDisk, SLOW_MIBPS);
             testbed.daemons().restartWithDiskCapacity(testbed.state(), testbed.processes(), idle, SLOW_MIBPS);
-            double written = mibPerSecond(idle, "if=/dev/zero", "of=" + data.resolve("slow"), "oflag=direct");
+            double written =
+                    mibPerSecond(idle, SLOW_PROBE_MIB, "if=/dev/zero", "of=" + data.resolve("slow"), "oflag=direct");
             Disks.dropPageCache();
-            double read = mibPerSecond(idle, "if=" + data.resolve("slow"), "of=/dev/null");
+            double read = mibPerSecond(idle, SLOW_PROBE_MIB, "if=" + data.resolve("slow"), "of=/dev/null");
             assertThat(written).as("MiB/s written to the slowed disk").isBetween(SLOW_MIBPS * 0.75, SLOW_MIBPS * 1.25);
             assertThat(read).as("MiB/s read from it, buffered").isBetween(SLOW_MIBPS * 0.75, SLOW_MIBPS * 1.25);
             assertThat(testbed.daemons().probe(idle).diskReadCapacityBytesPerSecond())
@@ -96,13 +114,12 @@ class ThrottledDiskTest {
         assertThat(Files.exists(runDir.resolve("state.json"))).isFalse();
     }
 
-    /** MiB/s of a {@code dd} of {@value #SLOW_PROBE_MIB} MiB in {@code host} with {@code operands}. */
-    private static double mibPerSecond(Host host, String... operands) {
-        List<String> command =
-                new java.util.ArrayList<>(List.of("dd", "bs=1M", "count=" + SLOW_PROBE_MIB, "status=none"));
+    /** MiB/s of a {@code dd} of {@code mib} MiB in {@code host} with {@code operands}. */
+    private static double mibPerSecond(Host host, int mib, String... operands) {
+        List<String> command = new java.util.ArrayList<>(List.of("dd", "bs=1M", "count=" + mib, "status=none"));
         command.addAll(List.of(operands));
         long start = System.nanoTime();
         Commands.inNamespace(host.namespace(), command.toArray(String[]::new));
-        return SLOW_PROBE_MIB / ((System.nanoTime() - start) / 1e9);
+        return mib / ((System.nanoTime() - start) / 1e9);
     }
 }
