@@ -32,7 +32,13 @@ class TestbedLifecycleTest {
         Root.assumeNamespaces();
         TestbedConfig config = config(runDir, 3, 40);
         try (Testbed testbed = Testbed.up(config)) {
-            assertThat(Leftovers.namespaces(config.prefix())).hasSize(4);
+            assertThat(Leftovers.namespaces(config.prefix()))
+                    .containsExactlyInAnyOrder(
+                            testbed.host(0).namespace(),
+                            testbed.host(1).namespace(),
+                            testbed.host(2).namespace(),
+                            testbed.coreNamespace(),
+                            testbed.outsideNamespace());
             for (Host host : testbed.hosts()) {
                 EndpointStatus status = testbed.daemons().probe(host);
                 assertThat(status.known()).isTrue();
