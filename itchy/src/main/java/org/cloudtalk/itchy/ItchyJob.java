@@ -3,13 +3,8 @@ package org.cloudtalk.itchy;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,33 +18,21 @@ import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
-import org.cloudtalk.itchy.decision.DecisionModel;
-import org.cloudtalk.itchy.decision.MapSampler;
+import org.cloudtalk.itchy.decision.TechniqueChoice;
 import org.cloudtalk.itchy.merge.MergePlan;
 import org.cloudtalk.itchy.mo.MoPlan;
 import org.cloudtalk.itchy.qmc.QmcInputs;
 import org.cloudtalk.itchy.qmc.QmcPlan;
-import org.cloudtalk.itchy.store.BulkCells;
 import org.cloudtalk.itchy.store.Generations;
 import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.store.JobRecord;
-import org.cloudtalk.itchy.task.ItchyCombiner;
-import org.cloudtalk.itchy.task.ItchyMapper;
-import org.cloudtalk.itchy.task.ItchyOutputFormat;
-import org.cloudtalk.itchy.task.ItchyReducer;
-import org.cloudtalk.itchy.task.ItchyValue;
-import org.cloudtalk.itchy.task.TaskFailure;
-import org.cloudtalk.itchy.task.TaskJars;
 import org.cloudtalk.itchy.technique.Driver;
 import org.cloudtalk.itchy.technique.Run;
-import org.cloudtalk.itchy.technique.TaskKeys;
-import org.cloudtalk.itchy.technique.TaskSettings;
 import org.cloudtalk.itchy.technique.TechniquePlan;
+import org.cloudtalk.itchy.technique.UserJob;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,17 +69,10 @@ public final class ItchyJob {
     private Class<?> outputKey;
     private Class<?> outputValue;
     private int reducers = 1;
-    /** The steps of the run in progress, for its report. */
-    private List<Phase> phases = new ArrayList<>();
     /** Run after the jobs, before the bulk load: tests make the load fail there. */
-    private DriverStep beforeLoad = () -> {};
+    private Driver.Step beforeLoad = () -> {};
     /** Run between the bulk load and the commit: tests stand in for a driver that dies or races there. */
-    private DriverStep beforeCommit = () -> {};
-
-    /** A step of the driver's that tests put between two of a run's own. */
-    interface DriverStep {
-        void run() throws IOException, InterruptedException;
-    }
+    private Driver.Step beforeCommit = () -> {};
 
     /** What a run did: the technique, why, and its counters. */
     public record RunReport(ItchyMode mode, String decision, Counters counters, Path output, List<Phase> phases) {
@@ -203,12 +179,12 @@ public final class ItchyJob {
         return this;
     }
 
-    ItchyJob beforeLoad(DriverStep hook) {
+    ItchyJob beforeLoad(Driver.Step hook) {
         this.beforeLoad = requireNonNull(hook, "hook is null");
         return this;
     }
 
-    ItchyJob beforeCommit(DriverStep hook) {
+    ItchyJob beforeCommit(Driver.Step hook) {
         this.beforeCommit = requireNonNull(hook, "hook is null");
         return this;
     }
@@ -219,59 +195,18 @@ public final class ItchyJob {
 
     /** Runs the job over the base input, persisting the incremental data of the chosen technique. */
     public RunReport runFirst(List<Path> inputs, Path output) throws IOException, InterruptedException {
-        checkDefined();
+        UserJob job = userJob();
         ItchyConf.validate(conf);
-        Class<? extends MergeFunction> mergeClass = mergeClass();
-        ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
         List<Path> files = inputFiles.expand(inputs);
         if (files.isEmpty()) {
             throw new ItchyException("no input files under " + inputs);
         }
-        String decision;
-        String warning = "";
-        ItchyMode mode;
-        phases = new ArrayList<>();
-        DecisionModel.Sample sample = null;
-        if (requested != ItchyMode.OFF) {
-            long sampleStart = System.nanoTime();
-            sample = MapSampler.sampleDeterministic(
-                    conf, mapper, files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
-            phase("map sample", sampleStart);
-        }
-        if (requested == ItchyMode.AUTO) {
-            double threshold = conf.getDouble(ItchyConf.QMC_THRESHOLD, DecisionModel.DEFAULT_THRESHOLD);
-            mode = DecisionModel.decide(sample, mergeClass != null, threshold);
-            decision = "decision model: " + sample + ", merge function " + (mergeClass != null ? "given" : "none")
-                    + ", threshold " + threshold + " B/ms -> " + mode;
-            warning = DecisionModel.cardinalityWarning(sample, mergeClass != null);
-        } else {
-            mode = requested;
-            decision = "itchy.mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
-                    + (sample == null ? "" : " (" + sample + ")");
-        }
-        Optional<String> notReReadable = mode == ItchyMode.QMC ? QmcInputs.cannotReRead(conf, files) : Optional.empty();
-        if (notReReadable.isPresent()) {
-            if (requested != ItchyMode.AUTO) {
-                throw new ItchyException("itchy.mode=qmc: " + notReReadable.get()
-                        + "; use itchy.mode=mo or auto, or uncompressed or gzip input");
-            }
-            mode = ItchyMode.MO;
-            decision += "; but " + notReReadable.get() + " -> MO";
-        }
-        if (mode == ItchyMode.MERGE && mergeClass == null) {
-            throw new ItchyException(
-                    "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
-        }
-        if (!warning.isEmpty()) {
-            decision += warning;
-            log.warn("itchy {}: {}", name, decision);
-        } else {
-            log.info("itchy {}: first job with {} ({})", name, mode, decision);
-        }
-        if (mode == ItchyMode.OFF) {
-            Job job = plainJob(files, output);
-            run(job, "first job");
-            return new RunReport(mode, decision, job.getCounters(), output, phases);
+        Driver driver = new Driver(conf, job);
+        TechniqueChoice choice = TechniqueChoice.of(driver, job, files);
+        if (choice.mode() == ItchyMode.OFF) {
+            Job plain = job.plainJob(conf, files, output);
+            driver.run(plain, "first job");
+            return new RunReport(choice.mode(), choice.decision(), plain.getCounters(), output, driver.phases());
         }
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             ItchyStore.ensureTable(connection, conf);
@@ -284,33 +219,42 @@ public final class ItchyJob {
             for (InputFiles.FileState file : inputFiles.states(files)) {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
-            phase("input checks", checkStart);
+            driver.phase("input checks", checkStart);
             int generation = ItchyStore.newGeneration(connection, conf, name);
-            Job job = newJob(
-                    new Run(mode, 0, generation, Generations.NONE, datasets, Set.of(), List.of(output.toString())),
+            Job first = driver.newJob(
+                    new Run(
+                            choice.mode(),
+                            0,
+                            generation,
+                            Generations.NONE,
+                            datasets,
+                            Set.of(),
+                            List.of(output.toString())),
                     true,
                     "first job",
                     output);
-            FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
-            job.setInputFormatClass(TextInputFormat.class);
-            run(job, "first job");
-            commit(
+            FileInputFormat.setInputPaths(first, files.toArray(Path[]::new));
+            first.setInputFormatClass(TextInputFormat.class);
+            driver.run(first, "first job");
+            driver.commit(
                     connection,
                     "the first job",
                     List.of(output),
                     Optional.empty(),
                     new JobRecord(
                             name,
-                            signatureHex(),
-                            mode,
+                            job.signature(conf),
+                            choice.mode(),
                             new Generations(List.of(generation)),
-                            multiEmit(job),
-                            rowsWritten(job),
-                            decision,
+                            multiEmit(first),
+                            rowsWritten(first),
+                            choice.decision(),
                             datasets,
                             List.of(inputFiles.qualified(output))),
-                    output);
-            return new RunReport(mode, decision, job.getCounters(), output, phases);
+                    output,
+                    beforeLoad,
+                    beforeCommit);
+            return new RunReport(choice.mode(), choice.decision(), first.getCounters(), output, driver.phases());
         }
     }
 
@@ -320,20 +264,21 @@ public final class ItchyJob {
      */
     public RunReport runIncrement(List<Path> appended, Path differentialOutput)
             throws IOException, InterruptedException {
-        checkDefined();
+        UserJob job = userJob();
         ItchyConf.validate(conf);
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             JobRecord record = ItchyStore.record(connection, conf, name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "
                             + ItchyStore.table(conf) + ": run runFirst over the base input first"));
-            if (!record.signature().equals(signatureHex())) {
+            String signature = job.signature(conf);
+            if (!record.signature().equals(signature)) {
                 throw new ItchyException(
                         "job " + name + " changed since its first job (signature " + record.signature()
-                                + ", now " + signatureHex()
+                                + ", now " + signature
                                 + "): mapper, reducer, combiner, merge function, key/value classes "
                                 + "or itchy.signature.keys differ, so its incremental data does not apply; run a new first job");
             }
-            phases = new ArrayList<>();
+            Driver driver = new Driver(conf, job);
             long checkStart = System.nanoTime();
             checkMode(record);
             inputFiles.checkUnchanged(record);
@@ -365,7 +310,7 @@ public final class ItchyJob {
                 datasets.add(dataset);
                 newIds.add(dataset.id());
             }
-            phase("input checks", checkStart);
+            driver.phase("input checks", checkStart);
             clearFailedAttempt(differentialOutput);
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(inputFiles.qualified(differentialOutput));
@@ -376,17 +321,17 @@ public final class ItchyJob {
                 TechniquePlan plan = plan(record.mode());
                 Run run =
                         new Run(record.mode(), increment, generation, record.generations(), datasets, newIds, outputs);
-                Job job = newJob(run, plan.incrementJobStores(), "increment " + increment, differentialOutput);
+                Job main = driver.newJob(run, plan.incrementJobStores(), "increment " + increment, differentialOutput);
                 Optional<Job> before = plan.prepareIncrement(
-                        driver, new TechniquePlan.Increment(connection, record, run, files, scratch), job);
-                run(job, "increment " + increment);
-                long rowsWritten = rowsWritten(job);
+                        driver, new TechniquePlan.Increment(connection, record, run, files, scratch), main);
+                driver.run(main, "increment " + increment);
+                long rowsWritten = rowsWritten(main);
                 List<Path> stored = new ArrayList<>(List.of(differentialOutput));
                 if (before.isPresent()) {
                     stored.add(FileOutputFormat.getOutputPath(before.get()));
                     rowsWritten += rowsWritten(before.get());
                 }
-                commit(
+                driver.commit(
                         connection,
                         "increment " + increment,
                         stored,
@@ -397,50 +342,22 @@ public final class ItchyJob {
                                 record.mode(),
                                 record.plus(generation),
                                 // QMC re-reads this increment's records in later ones: they may need post-filtering.
-                                record.multiEmit() || multiEmit(before.orElse(job)),
+                                record.multiEmit() || multiEmit(before.orElse(main)),
                                 record.keys() + rowsWritten,
                                 record.decision(),
                                 datasets,
                                 outputs),
-                        differentialOutput);
+                        differentialOutput,
+                        beforeLoad,
+                        beforeCommit);
                 log.info("itchy {}: increment {} committed ({} files)", name, increment, files.size());
-                return new RunReport(record.mode(), record.decision(), job.getCounters(), differentialOutput, phases);
+                return new RunReport(
+                        record.mode(), record.decision(), main.getCounters(), differentialOutput, driver.phases());
             } finally {
                 fs.delete(scratch, true);
             }
         }
     }
-
-    /**
-     * What the techniques' plans may ask of this job's runs: a view, so that none of it becomes {@code ItchyJob}'s
-     * public API.
-     */
-    private final Driver driver = new Driver() {
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Configuration configuration() {
-            return conf;
-        }
-
-        @Override
-        public Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
-            return ItchyJob.this.newJob(run, stores, what, output);
-        }
-
-        @Override
-        public void run(Job job, String what) throws IOException, InterruptedException {
-            ItchyJob.this.run(job, what);
-        }
-
-        @Override
-        public void phase(String step, long startNanos) {
-            ItchyJob.this.phase(step, startNanos);
-        }
-    };
 
     /** The plan of an increment's technique: exhaustive over the modes, so the compiler sees a technique added. */
     private static TechniquePlan plan(ItchyMode mode) {
@@ -452,84 +369,12 @@ public final class ItchyJob {
         };
     }
 
-    /** A job of this Itchy job's classes whose tasks run {@code run}; {@code stores}: whether they store cells. */
-    private Job newJob(Run run, boolean stores, String what, Path output) throws IOException {
-        Job job = Job.getInstance(conf, "itchy " + name + " " + what);
-        Configuration jobConf = job.getConfiguration();
-        jobConf.setClass(TaskKeys.USER_MAPPER, mapper, Mapper.class);
-        jobConf.setClass(TaskKeys.USER_REDUCER, reducer, Reducer.class);
-        jobConf.setClass(TaskKeys.USER_MAP_KEY, mapKey, Object.class);
-        jobConf.setClass(TaskKeys.USER_MAP_VALUE, mapValue, Object.class);
-        jobConf.set(TaskKeys.TASK_MODE, run.mode().name());
-        jobConf.setBoolean(TaskKeys.STORES, stores);
-        jobConf.set(TaskKeys.SIGNATURE, signatureHex());
-        jobConf.setInt(TaskKeys.INCREMENT, run.increment());
-        jobConf.setInt(TaskKeys.GENERATION, run.generation());
-        jobConf.set(TaskKeys.VISIBLE, run.visible().encode());
-        jobConf.setInt(TaskKeys.OUTPUT_DATASET, run.increment());
-        jobConf.setLong(TaskKeys.TIMESTAMP, System.currentTimeMillis());
-        jobConf.setStrings(
-                TaskKeys.DATASETS,
-                run.datasets().stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
-        jobConf.setStrings(
-                TaskKeys.NEW_DATASETS,
-                run.newIds().stream().map(String::valueOf).toArray(String[]::new));
-        List<String> outputDirs = new ArrayList<>();
-        for (int i = 0; i < run.outputs().size(); i++) {
-            outputDirs.add(i + "=" + run.outputs().get(i));
-        }
-        jobConf.setStrings(TaskKeys.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
-        Class<? extends MergeFunction> mergeClass = mergeClass();
-        if (mergeClass != null) {
-            jobConf.setClass(ItchyConf.MERGE_CLASS, mergeClass, MergeFunction.class);
-        }
-        job.setJarByClass(ItchyJob.class);
-        TaskJars.ship(job, mapper, reducer, combiner, mergeClass, mapKey, mapValue, outputKey, outputValue);
-        job.setMapperClass(ItchyMapper.class);
-        job.setMapOutputKeyClass(mapKey);
-        // Only QMC's values carry offsets through the shuffle; MO and Merge shuffle the user's values as they are.
-        boolean wrapped = TaskSettings.of(jobConf).carriesOffsets();
-        job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
-        if (combiner != null) {
-            jobConf.setClass(TaskKeys.USER_COMBINER, combiner, Reducer.class);
-            job.setCombinerClass(wrapped ? ItchyCombiner.class : combiner);
-        }
-        job.setReducerClass(ItchyReducer.class);
-        job.setNumReduceTasks(reducers);
-        job.setOutputKeyClass(outputKey);
-        job.setOutputValueClass(outputValue);
-        job.setOutputFormatClass(ItchyOutputFormat.class);
-        FileOutputFormat.setOutputPath(job, output);
-        return job;
-    }
-
-    private Job plainJob(List<Path> files, Path output) throws IOException {
-        Job job = Job.getInstance(conf, "plain " + name);
-        job.setJarByClass(ItchyJob.class);
-        TaskJars.ship(job, mapper, reducer, combiner, mapKey, mapValue, outputKey, outputValue);
-        job.setMapperClass(mapper);
-        if (combiner != null) {
-            job.setCombinerClass(combiner);
-        }
-        job.setReducerClass(reducer);
-        job.setNumReduceTasks(reducers);
-        job.setMapOutputKeyClass(mapKey);
-        job.setMapOutputValueClass(mapValue);
-        job.setOutputKeyClass(outputKey);
-        job.setOutputValueClass(outputValue);
-        job.setInputFormatClass(TextInputFormat.class);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        FileInputFormat.setInputPaths(job, files.toArray(Path[]::new));
-        FileOutputFormat.setOutputPath(job, output);
-        return job;
-    }
-
-    /** Loads what the job's tasks stored into HBase (under the run's generation: invisible until committed). */
-    private void bulkLoad(Path output) throws IOException {
-        long start = System.nanoTime();
-        if (BulkCells.load(conf, ItchyStore.table(conf), output)) {
-            phase("bulk load", start);
-        }
+    /** The job as defined so far; its merge function is also settable as {@code itchy.merge.class}. */
+    private UserJob userJob() {
+        Class<? extends MergeFunction> mergeClass =
+                merge != null ? merge : conf.getClass(ItchyConf.MERGE_CLASS, null, MergeFunction.class);
+        return new UserJob(
+                name, mapper, reducer, combiner, mergeClass, mapKey, mapValue, outputKey, outputValue, reducers);
     }
 
     /** Whether a record the job mapped emitted several keys. */
@@ -542,146 +387,6 @@ public final class ItchyJob {
 
     private static long rowsWritten(Job job) throws IOException {
         return job.getCounters().findCounter(ItchyCounters.HBASE_ROWS_WRITTEN).getValue();
-    }
-
-    /** Records a step of the run in progress, begun at {@code startNanos}, for its report. */
-    private void phase(String step, long startNanos) {
-        phases.add(new Phase(step, seconds(startNanos)));
-    }
-
-    private static double seconds(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
-    }
-
-    /**
-     * Loads the cells the run's jobs stored (from the {@code stored} outputs) and commits the run; if it cannot (a
-     * load failed, another run committed first, or the write failed), removes its output, so that the same run can
-     * simply be repeated into the same directory: its cells stay invisible under their generation.
-     */
-    private void commit(
-            Connection connection,
-            String what,
-            List<Path> stored,
-            Optional<JobRecord> previous,
-            JobRecord next,
-            Path output)
-            throws IOException {
-        String notCommitted = what + " of job " + name + " was not committed: ";
-        String repeat = "; nothing of it is visible, run it again over the same input";
-        boolean committed;
-        try {
-            beforeLoad.run();
-            for (Path jobOutput : stored) {
-                bulkLoad(jobOutput);
-            }
-            beforeCommit.run();
-            committed = ItchyStore.commit(connection, conf, previous, next);
-        } catch (IOException | RuntimeException | InterruptedException e) {
-            discard(output);
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new ItchyException(notCommitted + e.getMessage() + repeat, e);
-        }
-        if (!committed) {
-            discard(output);
-            throw new ItchyException(notCommitted + "another " + (previous.isEmpty() ? "first job" : "increment")
-                    + " of job " + name + " committed "
-                    + (previous.isEmpty() ? "" : "increment " + next.committed() + " ")
-                    + "first" + repeat);
-        }
-    }
-
-    /** Best effort: a run that was not committed leaves no output behind to be mistaken for a result. */
-    private void discard(Path output) {
-        try {
-            output.getFileSystem(conf).delete(output, true);
-        } catch (IOException e) {
-            log.warn("itchy {}: could not remove {} of a run that was not committed: {}", name, output, e.toString());
-        }
-    }
-
-    /** Runs a job; if it fails, the first task failure its tasks recorded is the cause of the error. */
-    private void run(Job job, String what) throws IOException, InterruptedException {
-        long start = System.nanoTime();
-        Path output = FileOutputFormat.getOutputPath(job);
-        Path failures = new Path(output.getParent(), "_itchy-failures-" + output.getName());
-        FileSystem fs = failures.getFileSystem(conf);
-        fs.delete(failures, true);
-        job.getConfiguration().set(TaskKeys.FAILURES, failures.toString());
-        try {
-            if (!job.waitForCompletion(false)) {
-                Optional<TaskFailure> failure = TaskFailure.first(conf, failures);
-                throw new ItchyException(
-                        what + " of job " + name + " failed: "
-                                + failure.map(TaskFailure::getMessage)
-                                        .orElse(job.getStatus().getFailureInfo() + taskFailures(job))
-                                + "; nothing of it is visible, fix the cause and run it again",
-                        failure.orElse(null));
-            }
-        } catch (ClassNotFoundException e) {
-            throw new ItchyException(what + " could not load a class: " + e.getMessage(), e);
-        } finally {
-            fs.delete(failures, true);
-        }
-        phase(what, start);
-    }
-
-    /** The first failed task's diagnostics: the job's own failure info is often just "NA". */
-    private static String taskFailures(Job job) throws InterruptedException {
-        try {
-            for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
-                if (event.getStatus() == TaskCompletionEvent.Status.FAILED) {
-                    String[] diagnostics = job.getTaskDiagnostics(event.getTaskAttemptId());
-                    return "; task " + event.getTaskAttemptId() + ": "
-                            + (diagnostics == null || diagnostics.length == 0 ? "no diagnostics" : diagnostics[0]);
-                }
-            }
-        } catch (IOException e) {
-            return "; task diagnostics unavailable: " + e.getMessage();
-        }
-        return "";
-    }
-
-    /**
-     * The job's identity: its name (two jobs of the same classes over different data must not share rows), its
-     * classes and the configuration keys listed in itchy.signature.keys.
-     */
-    String signatureHex() {
-        StringBuilder identity = new StringBuilder(name).append('\n');
-        for (Class<?> type :
-                Arrays.asList(mapper, reducer, combiner, mergeClass(), mapKey, mapValue, outputKey, outputValue)) {
-            identity.append(type == null ? "-" : type.getName()).append('\n');
-        }
-        for (String key : conf.getTrimmedStrings("itchy.signature.keys")) {
-            identity.append(key).append('=').append(conf.get(key, "")).append('\n');
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(identity.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private Class<? extends MergeFunction> mergeClass() {
-        if (merge != null) {
-            return merge;
-        }
-        return conf.getClass(ItchyConf.MERGE_CLASS, null, MergeFunction.class);
-    }
-
-    private void checkDefined() {
-        if (mapper == null
-                || reducer == null
-                || mapKey == null
-                || mapValue == null
-                || outputKey == null
-                || outputValue == null) {
-            throw new ItchyException(
-                    "job " + name + " needs a mapper, a reducer, and map output and output key/value classes");
-        }
     }
 
     /** An increment continues with its first job's technique; asking for another one is an error, not ignored. */

@@ -14,8 +14,8 @@ import org.cloudtalk.itchy.store.JobRecord;
 
 /**
  * How one technique sets up an increment's jobs: what the main job reads, what its tasks are told, and any job that
- * must run before it. The driver ({@code ItchyJob}) orchestrates the run (checks, generation, bulk load, commit) around
- * the plan; the techniques' task-side work is in the tasks ({@code org.cloudtalk.itchy.task}), chosen by the mode.
+ * must run before it. {@code ItchyJob} orchestrates the run (checks, generation, the job record) around the plan, and
+ * the {@link Driver} runs, loads and commits its jobs; the techniques' task-side work is in the tasks ({@code org.cloudtalk.itchy.task}), chosen by the mode.
  *
  * <p>Not sealed: each technique's plan lives in the technique's own package, and a sealed interface's implementations
  * must share its package outside a named module. The one place that must know every technique, the driver's choice
