@@ -50,18 +50,38 @@ public final class Disks {
      * gave the host no disk; the caller deletes it (and forgets it in {@code state}) when done.
      */
     public static Optional<Path> directoryOnHostDisk(TestbedState state, Host host, String name) {
-        for (HostDisk disk : state.snapshot().disks()) {
-            if (disk.namespace().equals(host.namespace())) {
-                Path directory = dataDirectory(state.runDir(), host).resolve(name);
-                state.addDirectory(directory);
-                try {
-                    return Optional.of(Files.createDirectories(directory));
-                } catch (IOException e) {
-                    throw new TestbedException("cannot create " + directory + ": " + e.getMessage(), e);
-                }
-            }
+        if (find(state, host).isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        Path directory = dataDirectory(state.runDir(), host).resolve(name);
+        state.addDirectory(directory);
+        try {
+            return Optional.of(Files.createDirectories(directory));
+        } catch (IOException e) {
+            throw new TestbedException("cannot create " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code host}'s own disk, if the testbed gave it one ({@code --disk-rate}). */
+    public static Optional<HostDisk> find(TestbedState state, Host host) {
+        return state.snapshot().disks().stream()
+                .filter(disk -> disk.namespace().equals(host.namespace()))
+                .findFirst();
+    }
+
+    /** {@code host}'s own disk; a clear error when the testbed gave it none. */
+    public static HostDisk of(TestbedState state, Host host) {
+        return find(state, host)
+                .orElseThrow(() -> new TestbedException(
+                        host.namespace() + " has no disk of its own: bring the testbed up with --disk-rate MIBPS"));
+    }
+
+    /** Refuses {@code experiment} on a testbed without a disk per host. */
+    public static void requirePerHost(TestbedState state, String experiment) {
+        if (state.snapshot().disks().isEmpty()) {
+            throw new TestbedException(
+                    experiment + " needs a disk per host: bring the testbed up with --disk-rate MIBPS");
+        }
     }
 
     /** Creates and throttles {@code host}'s disk to {@code mibPerSecond}, recording it first. */

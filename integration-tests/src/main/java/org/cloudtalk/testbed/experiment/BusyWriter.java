@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
-import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.hadoop.FileWrite;
 import org.cloudtalk.testbed.hadoop.HdfsPlacement;
 import org.cloudtalk.testbed.load.BackgroundLoad;
@@ -39,10 +39,7 @@ public final class BusyWriter extends HdfsExperiment {
     @Override
     public RunResult run(RunContext context) {
         Testbed testbed = context.testbed();
-        if (testbed.state().snapshot().disks().isEmpty()) {
-            throw new TestbedException(
-                    "busy-writer needs a disk per host: bring the testbed up with --disk-rate MIBPS");
-        }
+        Disks.requirePerHost(testbed.state(), name());
         List<Host> busy = context.pickBusy(HdfsComparison.dataNodes(testbed));
         // pickBusy picks at least two: the writers.
         Map<Host, Long> writers = HdfsComparison.seeds(busy.subList(0, WRITERS), context);

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
-import org.cloudtalk.testbed.TestbedException;
+import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.hadoop.FileWrite;
 import org.cloudtalk.testbed.hadoop.HdfsPlacement;
 import org.cloudtalk.testbed.load.BackgroundLoad;
@@ -33,9 +33,7 @@ public final class HdfsDisk extends HdfsExperiment {
     @Override
     public RunResult run(RunContext context) {
         Testbed testbed = context.testbed();
-        if (testbed.state().snapshot().disks().isEmpty()) {
-            throw new TestbedException("hdfs-disk needs a disk per host: bring the testbed up with --disk-rate MIBPS");
-        }
+        Disks.requirePerHost(testbed.state(), name());
         List<Host> hogged = context.pickBusy(HdfsComparison.dataNodes(testbed));
         Map<Host, Long> writer = HdfsComparison.seeds(List.of(testbed.host(0)), context);
         // Longer than any run: close() stops it.

@@ -53,6 +53,6 @@ public final class ReducePlacement implements Experiment {
                 List.of(YarnPlacement.values()),
                 blasted,
                 (yarn, placement, server, rows, checks) -> YarnComparison.sort(
-                        yarn, placement.label(), Map.of(), blasted, YarnComparison.ON_BLASTED, rows, checks));
+                        yarn, placement.label(), Map.of(), blasted, YarnComparison.BLASTED, rows, checks));
     }
 }

@@ -59,9 +59,10 @@ public record RunContext(
         Fidelity fidelity = null;
         for (int position = 0; position < order.size(); position++) {
             T item = order.get(position);
-            rows.add(new Measurement(ORDER + label.apply(item), "position", position));
+            String name = label.apply(item);
+            rows.add(new Measurement(ORDER + name, "position", position));
             Fidelity verdict = phase.apply(item);
-            fidelity = fidelity == null ? verdict : Fidelity.both(fidelity, verdict, label.apply(item));
+            fidelity = fidelity == null ? verdict : Fidelity.both(fidelity, verdict, name);
         }
         return fidelity;
     }

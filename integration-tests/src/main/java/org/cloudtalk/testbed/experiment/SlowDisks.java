@@ -5,10 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
-import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.Undo;
 import org.cloudtalk.testbed.disk.Disks;
-import org.cloudtalk.testbed.disk.HostDisk;
 import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
 import org.cloudtalk.testbed.hadoop.HdfsCluster;
@@ -32,7 +30,7 @@ import org.cloudtalk.testbed.net.Sysctls;
  */
 public final class SlowDisks implements Experiment {
     static final int SLOWDOWN = 8;
-    static final String ON_SLOW = "reduces-on-slow-%-";
+    static final String SLOW = "slow";
     static final String SLOW_HOSTS = "slow-hosts";
 
     /** What runs a job: HDFS's placement, YARN's, and whether the job asks CloudTalk where its maps read. */
@@ -90,9 +88,7 @@ public final class SlowDisks implements Experiment {
     public RunResult run(RunContext context) {
         Testbed testbed = context.testbed();
         int diskRate = testbed.config().diskMiBps();
-        if (testbed.state().snapshot().disks().isEmpty()) {
-            throw new TestbedException("slow-disks needs a disk per host: bring the testbed up with --disk-rate MIBPS");
-        }
+        Disks.requirePerHost(testbed.state(), name());
         List<Host> workers = YarnComparison.workers(testbed);
         List<Host> slow = context.pickBusy(workers);
         int slowRate = Math.max(1, diskRate / SLOWDOWN);
@@ -152,7 +148,7 @@ public final class SlowDisks implements Experiment {
                             stack.label(),
                             cloudTalk ? mapPlacement(server, context) : Map.of(),
                             slow,
-                            ON_SLOW,
+                            SLOW,
                             rows,
                             checks);
                     return monitor.verdict();
@@ -195,11 +191,7 @@ public final class SlowDisks implements Experiment {
         }
 
         private void set(Host host, int mibPerSecond) {
-            HostDisk disk = testbed.state().snapshot().disks().stream()
-                    .filter(d -> d.namespace().equals(host.namespace()))
-                    .findFirst()
-                    .orElseThrow(() -> new TestbedException(host.namespace() + " has no disk of its own"));
-            Disks.throttle(disk, mibPerSecond);
+            Disks.throttle(Disks.of(testbed.state(), host), mibPerSecond);
             testbed.daemons().restartWithDiskCapacity(testbed.state(), testbed.processes(), host, mibPerSecond);
         }
 

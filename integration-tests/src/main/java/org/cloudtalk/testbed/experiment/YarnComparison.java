@@ -2,6 +2,7 @@ package org.cloudtalk.testbed.experiment;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,13 @@ import org.cloudtalk.testbed.net.Sysctls;
 final class YarnComparison {
     static final String JOB_SECONDS = "job-s-";
     static final String SHUFFLE_SECONDS = "shuffle-s-";
-    static final String ON_BLASTED = "reduces-on-blasted-%-";
+    /** What the blasted hosts are called in the share-on-marked metrics ({@link #sort}). */
+    static final String BLASTED = "blasted";
+    /**
+     * Per sort, the share of map outputs a reduce found on its own host, averaged over the successful reduces: a
+     * placement that piles reduces where the maps ran shuffles less over the network.
+     */
+    static final String MAP_OUTPUTS_LOCAL = "map-outputs-local-%-";
     /** A row naming the blasted hosts (subject: their addresses), to read the raw rows' reduce hosts against. */
     static final String BLASTED_HOSTS = "blasted-hosts";
     /**
@@ -146,15 +153,16 @@ final class YarnComparison {
 
     /**
      * Sorts the run's input with as many reduces as half the workers ({@code jobSettings} added to the sort's own),
-     * and records the job's time, each successful reduce's shuffle time and the share of successful reduce attempts
-     * on {@code marked} hosts ({@code markedMetric} + {@code label}); returns the job's outcome.
+     * and records the job's time, each successful reduce's shuffle time, the shares of successful reduce and map
+     * attempts on {@code marked} hosts ({@code reduces-on-MARK-%-} and {@code maps-on-MARK-%-} + {@code label}, MARK
+     * being {@code markedName}) and {@link #MAP_OUTPUTS_LOCAL}; returns the job's outcome.
      */
     static MapReduceJobs.Outcome sort(
             YarnCluster yarn,
             String label,
             Map<String, String> jobSettings,
             List<Host> marked,
-            String markedMetric,
+            String markedName,
             List<Measurement> rows,
             List<Check> checks) {
         int reduces = Math.max(1, yarn.nodeHosts().size() / 2);
@@ -177,16 +185,31 @@ final class YarnComparison {
         for (MapReduceJobs.Reduce reduce : sort.reduces()) {
             rows.add(new Measurement(SHUFFLE_SECONDS + label, reduce.host(), reduce.shuffleSeconds()));
         }
-        long onMarked = sort.reduces().stream()
-                .filter(r -> markedAddresses.contains(r.host()))
-                .count();
+        List<String> reduceHosts =
+                sort.reduces().stream().map(MapReduceJobs.Reduce::host).toList();
+        rows.add(shareOn(markedAddresses, reduceHosts, "reduces-on-" + markedName + "-%-" + label, "reduce"));
+        rows.add(shareOn(markedAddresses, sort.mapHosts(), "maps-on-" + markedName + "-%-" + label, "map"));
         rows.add(new Measurement(
-                markedMetric + label,
-                sort.reduces().size() + " reduce attempts",
-                sort.reduces().isEmpty() ? 0 : 100.0 * onMarked / sort.reduces().size()));
+                MAP_OUTPUTS_LOCAL + label,
+                sort.mapHosts().size() + " map attempts",
+                reduceHosts.stream()
+                        .mapToDouble(host -> Collections.frequency(sort.mapHosts(), host))
+                        .map(local ->
+                                100.0 * local / Math.max(1, sort.mapHosts().size()))
+                        .average()
+                        .orElse(0)));
         if (label.equals(YarnPlacement.CLOUDTALK.label())) {
             HdfsComparison.pluginFigures(yarn.jmx(), RESOURCE_MANAGER_BEAN, "cloudtalk-", rows, checks);
         }
         return sort;
+    }
+
+    /** The share (%) of {@code attempts}' hosts among {@code marked}, as {@code metric}. */
+    private static Measurement shareOn(Set<String> marked, List<String> attempts, String metric, String kind) {
+        long on = attempts.stream().filter(marked::contains).count();
+        return new Measurement(
+                metric,
+                attempts.size() + " " + kind + " attempts",
+                attempts.isEmpty() ? 0 : 100.0 * on / attempts.size());
     }
 }

@@ -56,7 +56,7 @@ public final class YarnFault implements Experiment {
                 context, List.of(YarnPlacement.values()), blasted, (yarn, placement, server, rows, checks) -> {
                     if (placement != YarnPlacement.CLOUDTALK) {
                         YarnComparison.sort(
-                                yarn, placement.label(), Map.of(), blasted, YarnComparison.ON_BLASTED, rows, checks);
+                                yarn, placement.label(), Map.of(), blasted, YarnComparison.BLASTED, rows, checks);
                         return;
                     }
                     long[] down = new long[2];
@@ -80,7 +80,7 @@ public final class YarnFault implements Experiment {
                     long ended;
                     try {
                         sort = YarnComparison.sort(
-                                yarn, placement.label(), Map.of(), blasted, YarnComparison.ON_BLASTED, rows, checks);
+                                yarn, placement.label(), Map.of(), blasted, YarnComparison.BLASTED, rows, checks);
                         ended = System.currentTimeMillis();
                         outage.join();
                     } catch (InterruptedException e) {

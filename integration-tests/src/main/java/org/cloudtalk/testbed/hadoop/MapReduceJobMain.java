@@ -38,8 +38,9 @@ import org.apache.hadoop.util.GenericOptionsParser;
  *   <li>{@code sort CSV IN OUT REDUCES}: sorts {@code IN} with identity maps and {@code REDUCES} reduces.
  * </ul>
  *
- * <p>Hadoop's generic options ({@code -D key=value}) may come first. {@code CSV} gets the job's outcome and time and, for each successful reduce attempt, its host, shuffle time and
- * run time (from the job's history file). Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
+ * <p>Hadoop's generic options ({@code -D key=value}) may come first. {@code CSV} gets the job's outcome and time and,
+ * for each launched map and reduce attempt of a job with reduces, its status, host, shuffle time (reduces) and run time
+ * (from the job's history file). Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
  */
 public final class MapReduceJobMain {
     private static final int KEY_BYTES = 10;
@@ -89,9 +90,10 @@ public final class MapReduceJobMain {
             // A history that cannot be read fails the run: a success without its reduces would read as "none ran".
             for (JobHistoryParser.TaskInfo task :
                     history(job, conf).getAllTasks().values()) {
-                if (task.getTaskType() != TaskType.REDUCE) {
+                if (task.getTaskType() != TaskType.REDUCE && task.getTaskType() != TaskType.MAP) {
                     continue;
                 }
+                boolean reduce = task.getTaskType() == TaskType.REDUCE;
                 for (JobHistoryParser.TaskAttemptInfo attempt :
                         task.getAllTaskAttempts().values()) {
                     if (attempt.getStartTime() <= 0) {
@@ -99,10 +101,16 @@ public final class MapReduceJobMain {
                     }
                     rows.add(String.format(
                             Locale.ROOT,
-                            "reduce,%s,%s,%.3f,%.3f",
+                            "%s,%s,%s,%s,%.3f",
+                            reduce ? "reduce" : "map",
                             attempt.getTaskStatus(),
                             attempt.getHostname(),
-                            (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3,
+                            reduce
+                                    ? String.format(
+                                            Locale.ROOT,
+                                            "%.3f",
+                                            (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3)
+                                    : "",
                             (attempt.getFinishTime() - attempt.getStartTime()) / 1e3));
                 }
             }

@@ -32,12 +32,14 @@ public final class MapReduceJobs {
     }
 
     /**
-     * A job's outcome as its client saw it: success, time, its successful reduce attempts, and for a failed job the
-     * end of the client's log.
+     * A job's outcome as its client saw it: success, time, its successful reduce attempts, the hosts of its successful
+     * map attempts (one entry per attempt), and for a failed job the end of the client's log.
      */
-    public record Outcome(boolean succeeded, double seconds, List<Reduce> reduces, String diagnostics) {
+    public record Outcome(
+            boolean succeeded, double seconds, List<Reduce> reduces, List<String> mapHosts, String diagnostics) {
         public Outcome {
             reduces = List.copyOf(reduces);
+            mapHosts = List.copyOf(mapHosts);
             requireNonNull(diagnostics, "diagnostics is null");
         }
     }
@@ -107,13 +109,20 @@ public final class MapReduceJobs {
         }
         String[] job = rows.get(1).split(",", -1);
         List<Reduce> reduces = new ArrayList<>();
+        List<String> mapHosts = new ArrayList<>();
         for (String row : rows.subList(2, rows.size())) {
             String[] fields = row.split(",", -1);
-            if (fields[1].equals("SUCCEEDED")) {
+            if (!fields[1].equals("SUCCEEDED")) {
+                continue;
+            }
+            if (fields[0].equals("reduce")) {
                 reduces.add(new Reduce(fields[2], Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
+            } else {
+                mapHosts.add(fields[2]);
             }
         }
         boolean succeeded = job[1].equals("SUCCEEDED");
-        return new Outcome(succeeded, Double.parseDouble(job[4]), reduces, succeeded ? "" : process.logTail());
+        return new Outcome(
+                succeeded, Double.parseDouble(job[4]), reduces, mapHosts, succeeded ? "" : process.logTail());
     }
 }

@@ -151,11 +151,7 @@ public final class BackgroundLoad implements AutoCloseable {
      */
     public BackgroundLoad diskHogs(List<Host> hosts, DiskHog kind, Duration duration) {
         for (Host host : hosts) {
-            HostDisk disk = testbed.state().snapshot().disks().stream()
-                    .filter(d -> d.namespace().equals(host.namespace()))
-                    .findFirst()
-                    .orElseThrow(() -> new TestbedException(
-                            host.namespace() + " has no disk of its own: bring the testbed up with --disk-rate"));
+            HostDisk disk = Disks.of(testbed.state(), host);
             String io = kind == DiskHog.WRITE
                     ? "dd if=/dev/zero of=" + disk.mountPoint() + "/hog bs=1M count=512 conv=notrunc status=none"
                     : "dd if=/dev/" + Disks.deviceName(disk) + " of=/dev/null bs=1M count=512 iflag=direct status=none";

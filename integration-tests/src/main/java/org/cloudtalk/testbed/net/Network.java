@@ -64,40 +64,10 @@ public final class Network {
     }
 
     private static void dataLink(TestbedConfig config, String core, Host host) {
-        String coreAddress = Host.coreAddress(config.subnet());
         String ns = host.namespace();
+        vethToCore(config, core, ns, host.address(), host.link(), host.coreLink());
         Commands.run(
-                "ip",
-                "link",
-                "add",
-                host.link(),
-                "netns",
-                ns,
-                "type",
-                "veth",
-                "peer",
-                "name",
-                host.coreLink(),
-                "netns",
-                core);
-        Commands.run("ip", "-n", ns, "addr", "add", host.address() + "/32", "dev", host.link());
-        Commands.run("ip", "-n", ns, "link", "set", host.link(), "up");
-        Commands.run("ip", "-n", ns, "route", "add", coreAddress, "dev", host.link(), "scope", "link");
-        Commands.run(
-                "ip",
-                "-n",
-                ns,
-                "route",
-                "add",
-                "10." + config.subnet() + ".0.0/16",
-                "via",
-                coreAddress,
-                "dev",
-                host.link(),
-                "onlink");
-        Commands.run("ip", "-n", core, "addr", "add", coreAddress + "/32", "dev", host.coreLink());
-        Commands.run("ip", "-n", core, "link", "set", host.coreLink(), "up");
-        Commands.run("ip", "-n", core, "route", "add", host.address() + "/32", "dev", host.coreLink());
+                "ip", "-n", ns, "route", "add", Host.coreAddress(config.subnet()), "dev", host.link(), "scope", "link");
         // Upload is shaped where the host sends, download where the core sends to it.
         Shaper.shape(ns, host.link(), config.rateMbit(), config.latencyMs());
         Shaper.shape(core, host.coreLink(), config.rateMbit(), config.latencyMs());
@@ -105,29 +75,42 @@ public final class Network {
 
     private static void outsideLink(TestbedState state, TestbedConfig config, String core) {
         String outside = outsideNamespace(config);
-        String address = Host.outsideAddress(config.subnet());
-        String link = config.prefix() + "-o";
-        String coreLink = config.prefix() + "-co";
         state.addNamespace(outside);
         Commands.run("ip", "netns", "add", outside);
         prepareNamespace(outside);
+        vethToCore(
+                config,
+                core,
+                outside,
+                Host.outsideAddress(config.subnet()),
+                config.prefix() + "-o",
+                config.prefix() + "-co");
+    }
+
+    /**
+     * A veth from {@code namespace} ({@code link}, holding {@code address}/32) to the core ({@code coreLink}, holding
+     * the core's address): the testbed's subnet is routed through the core, and the core routes {@code address} back.
+     */
+    private static void vethToCore(
+            TestbedConfig config, String core, String namespace, String address, String link, String coreLink) {
+        String coreAddress = Host.coreAddress(config.subnet());
         Commands.run(
-                "ip", "link", "add", link, "netns", outside, "type", "veth", "peer", "name", coreLink, "netns", core);
-        Commands.run("ip", "-n", outside, "addr", "add", address + "/32", "dev", link);
-        Commands.run("ip", "-n", outside, "link", "set", link, "up");
+                "ip", "link", "add", link, "netns", namespace, "type", "veth", "peer", "name", coreLink, "netns", core);
+        Commands.run("ip", "-n", namespace, "addr", "add", address + "/32", "dev", link);
+        Commands.run("ip", "-n", namespace, "link", "set", link, "up");
         Commands.run(
                 "ip",
                 "-n",
-                outside,
+                namespace,
                 "route",
                 "add",
                 "10." + config.subnet() + ".0.0/16",
                 "via",
-                Host.coreAddress(config.subnet()),
+                coreAddress,
                 "dev",
                 link,
                 "onlink");
-        Commands.run("ip", "-n", core, "addr", "add", Host.coreAddress(config.subnet()) + "/32", "dev", coreLink);
+        Commands.run("ip", "-n", core, "addr", "add", coreAddress + "/32", "dev", coreLink);
         Commands.run("ip", "-n", core, "link", "set", coreLink, "up");
         Commands.run("ip", "-n", core, "route", "add", address + "/32", "dev", coreLink);
     }

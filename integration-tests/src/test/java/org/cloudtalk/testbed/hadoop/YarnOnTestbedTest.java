@@ -78,6 +78,9 @@ class YarnOnTestbedTest {
                     assertThat(reduce.host()).isNotIn(busyAddresses);
                     assertThat(reduce.shuffleSeconds()).isBetween(0.0, reduce.seconds());
                 });
+                // One identity map per input file, each on a worker (the job's history names its host).
+                assertThat(sort.mapHosts()).as(report).hasSize(4).allSatisfy(host -> assertThat(host)
+                        .isIn(workers.stream().map(Host::address).toList()));
                 assertThat(testbed.startedProcesses())
                         .extracting(StartedProcess::role)
                         .contains("resourcemanager", "nodemanager-1", "nodemanager-5");
