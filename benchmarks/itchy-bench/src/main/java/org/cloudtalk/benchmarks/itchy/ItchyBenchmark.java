@@ -6,13 +6,16 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
@@ -376,6 +379,7 @@ public final class ItchyBenchmark {
             }
             return null;
         });
+        settle(base);
         long start = System.nanoTime();
         ItchyJob.RunReport plain = workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-plain")
@@ -389,6 +393,7 @@ public final class ItchyBenchmark {
             }
             measured.add(runItchy(base, workload, alternative.name().toLowerCase(Locale.ROOT)));
         }
+        settle(base);
         start = System.nanoTime();
         ItchyJob.RunReport full = workload.factory()
                 .apply(mode(base, "off"), workload.job() + "-full")
@@ -436,13 +441,33 @@ public final class ItchyBenchmark {
         String name = workload.job() + "-" + mode;
         String out = OUTPUTS + "/" + name;
         ItchyJob itchy = workload.factory().apply(mode(base, mode), name);
+        settle(base);
         long start = System.nanoTime();
         ItchyJob.RunReport first = itchy.runFirst(List.of(workload.base()), new Path(out + "/base"));
         double firstSeconds = seconds(start);
         long storage = hbaseBytes(base, name);
+        settle(base);
         start = System.nanoTime();
         ItchyJob.RunReport increment = itchy.runIncrement(List.of(workload.append()), new Path(out + "/inc-1"));
         return new Measured(name, first, firstSeconds, increment, seconds(start), storage);
+    }
+
+    /**
+     * Waits (at most 10 minutes) until Itchy's table has no compaction running: a bulk load starts compactions, which
+     * on these two cores took CPU from the next timed job (an increment runs hours after the run before it, on a
+     * cluster at rest).
+     */
+    private static void settle(Configuration conf) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        try (Connection connection = ConnectionFactory.createConnection(conf);
+                Admin admin = connection.getAdmin()) {
+            TableName table = ItchyStore.table(conf);
+            while (admin.tableExists(table)
+                    && admin.getCompactionState(table) != CompactionState.NONE
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+            }
+        }
     }
 
     private static double seconds(long startNanos) {
