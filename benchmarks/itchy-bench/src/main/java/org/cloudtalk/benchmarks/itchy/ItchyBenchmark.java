@@ -111,12 +111,22 @@ public final class ItchyBenchmark {
             List<ItchyMode> alternatives) {}
 
     public static void main(String[] args) throws Exception {
-        long megabytes = args.length > 0 ? Long.parseLong(args[0]) : 256;
+        long megabytes;
+        int rounds;
+        int rowsPerKey;
+        double appendPercent;
+        try {
+            megabytes = (long) positive(args, 0, "MEGABYTES", 256);
+            rounds = (int) positive(args, 3, "ROUNDS", 1);
+            rowsPerKey = (int) positive(args, 4, "ROWS_PER_KEY", TPCH_ROWS_PER_KEY);
+            appendPercent = positive(args, 5, "APPEND_PERCENT", 1);
+        } catch (IllegalArgumentException e) {
+            System.err.println("itchy bench: " + e.getMessage());
+            System.exit(64); // a usage error, as the other commands (docs/cli.md)
+            return;
+        }
         String csv = args.length > 1 ? args[1] : "itchy-bench.csv";
         List<String> jobs = args.length > 2 ? List.of(args[2].split(",")) : List.of("Job1", "Job2", "WordCount");
-        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
-        int rowsPerKey = args.length > 4 ? Integer.parseInt(args[4]) : TPCH_ROWS_PER_KEY;
-        double appendPercent = args.length > 5 ? Double.parseDouble(args[5]) : 1;
         List<Row> rows = new ArrayList<>();
         try (MiniClusters clusters = MiniClusters.start()) {
             FileSystem fs = clusters.fileSystem();
@@ -191,6 +201,22 @@ public final class ItchyBenchmark {
             }
         }
         report(rows, rounds, csv);
+    }
+
+    /** The positive number at {@code args[index]}, or {@code otherwise} when there is none. */
+    private static double positive(String[] args, int index, String name, double otherwise) {
+        if (args.length <= index) {
+            return otherwise;
+        }
+        try {
+            double value = Double.parseDouble(args[index]);
+            if (value > 0 && Double.isFinite(value)) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("Invalid value " + args[index] + " for " + name + ": a positive number");
     }
 
     private static void report(List<Row> rows, int rounds, String csv) throws IOException {
