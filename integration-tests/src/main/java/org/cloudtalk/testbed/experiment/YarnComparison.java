@@ -189,13 +189,12 @@ final class YarnComparison {
                 sort.reduces().stream().map(MapReduceJobs.Reduce::host).toList();
         rows.add(shareOn(markedAddresses, reduceHosts, "reduces-on-" + markedName + "-%-" + label, "reduce"));
         rows.add(shareOn(markedAddresses, sort.mapHosts(), "maps-on-" + markedName + "-%-" + label, "map"));
+        int maps = Math.max(1, sort.mapHosts().size());
         rows.add(new Measurement(
                 MAP_OUTPUTS_LOCAL + label,
                 sort.mapHosts().size() + " map attempts",
                 reduceHosts.stream()
-                        .mapToDouble(host -> Collections.frequency(sort.mapHosts(), host))
-                        .map(local ->
-                                100.0 * local / Math.max(1, sort.mapHosts().size()))
+                        .mapToDouble(host -> 100.0 * Collections.frequency(sort.mapHosts(), host) / maps)
                         .average()
                         .orElse(0)));
         if (label.equals(YarnPlacement.CLOUDTALK.label())) {

@@ -99,18 +99,19 @@ public final class MapReduceJobMain {
                     if (attempt.getStartTime() <= 0) {
                         continue; // never launched (a speculative attempt the original beat): no host, no times
                     }
+                    String shuffle = reduce
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "%.3f",
+                                    (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3)
+                            : "";
                     rows.add(String.format(
                             Locale.ROOT,
                             "%s,%s,%s,%s,%.3f",
                             reduce ? "reduce" : "map",
                             attempt.getTaskStatus(),
                             attempt.getHostname(),
-                            reduce
-                                    ? String.format(
-                                            Locale.ROOT,
-                                            "%.3f",
-                                            (attempt.getShuffleFinishTime() - attempt.getStartTime()) / 1e3)
-                                    : "",
+                            shuffle,
                             (attempt.getFinishTime() - attempt.getStartTime()) / 1e3));
                 }
             }

@@ -32,9 +32,7 @@ public final class Network {
     public static void build(TestbedState state) {
         TestbedConfig config = state.config();
         String core = coreNamespace(config);
-        state.addNamespace(core);
-        Commands.run("ip", "netns", "add", core);
-        prepareNamespace(core);
+        addNamespace(state, core);
         Commands.inNamespace(core, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1");
         if (config.latencyMs() > 0) {
             Shaper.requireLatencySupport(core);
@@ -42,9 +40,7 @@ public final class Network {
         for (int i = 0; i < config.hosts(); i++) {
             Host host = Host.of(config.prefix(), config.subnet(), i);
             state.addHost(host);
-            state.addNamespace(host.namespace());
-            Commands.run("ip", "netns", "add", host.namespace());
-            prepareNamespace(host.namespace());
+            addNamespace(state, host.namespace());
             dataLink(config, core, host);
             state.addRootLink(host.managementPeer());
             managementLink(config, host);
@@ -52,7 +48,10 @@ public final class Network {
         outsideLink(state, config, core);
     }
 
-    private static void prepareNamespace(String namespace) {
+    /** Creates {@code namespace}, recorded first, with IPv6 off and its loopback up. */
+    private static void addNamespace(TestbedState state, String namespace) {
+        state.addNamespace(namespace);
+        Commands.run("ip", "netns", "add", namespace);
         Commands.inNamespace(
                 namespace,
                 "sysctl",
@@ -75,9 +74,7 @@ public final class Network {
 
     private static void outsideLink(TestbedState state, TestbedConfig config, String core) {
         String outside = outsideNamespace(config);
-        state.addNamespace(outside);
-        Commands.run("ip", "netns", "add", outside);
-        prepareNamespace(outside);
+        addNamespace(state, outside);
         vethToCore(
                 config,
                 core,
