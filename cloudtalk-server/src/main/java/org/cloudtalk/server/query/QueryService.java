@@ -98,7 +98,7 @@ public final class QueryService {
     private final Sampling sampling;
     private final Reservations reservations;
     private final Supplier<Random> randomness;
-    private final QueryParser parser;
+    private final ParsedQueries parsedQueries;
     private final Map<EvaluatorName, Evaluator> evaluators = new HashMap<>();
     private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
 
@@ -167,10 +167,10 @@ public final class QueryService {
         this.sampling = requireNonNull(sampling, "sampling is null");
         this.reservations = requireNonNull(reservations, "reservations is null");
         this.randomness = requireNonNull(randomness, "randomness is null");
-        this.parser = new QueryParser(new ParserLimits(
+        this.parsedQueries = new ParsedQueries(new QueryParser(new ParserLimits(
                 limits.maxQueryChars(),
                 ParserLimits.DEFAULT.maxNestingDepth(),
-                ParserLimits.DEFAULT.maxExpressionOperators()));
+                ParserLimits.DEFAULT.maxExpressionOperators())));
         // The server's topology (the packet settings carry it) makes every estimate share rack and pod uplinks too.
         FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents(), packet.topology());
         int spareProcessors = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
@@ -224,7 +224,7 @@ public final class QueryService {
                     ApiError.TOO_LARGE,
                     "query is " + text.length() + " characters; the limit is " + limits.maxQueryChars());
         }
-        Query parsed = parser.parse(text);
+        Query parsed = parsedQueries.parse(text);
         checkLimits(parsed, options);
         Random random = randomness.get();
         Query query = options.staticInfo() ? parsed : sampling.apply(parsed, random);

@@ -24,7 +24,6 @@ import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.lang.ast.Query;
-import org.cloudtalk.lang.print.QueryPrinter;
 
 /**
  * Asks the local CloudTalk server on behalf of a Hadoop daemon's thread, never holding that thread past the
@@ -57,7 +56,9 @@ public final class HintClient {
     public HintClient(String plugin, HintSettings settings, HintMetrics metrics) {
         this.settings = requireNonNull(settings, "settings is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        this.client = new CloudTalkClient(settings.server(), settings.deadline());
+        // The JDK client's own work (sending, reading the answer) runs on its selector thread, not handed to a pool:
+        // a hint thread waits for it anyway, and each hand-off cost the NameNode's block allocations throughput.
+        this.client = new CloudTalkClient(settings.server(), settings.deadline(), Runnable::run);
         this.fallbackLog = new FallbackLog(plugin, settings.logInterval());
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(
@@ -84,17 +85,16 @@ public final class HintClient {
      * within the deadline (plus scheduling noise) whatever the server does.
      */
     public Optional<QueryResult> ask(Query query) {
+        return printed(query).flatMap(this::ask);
+    }
+
+    /** Like {@link #ask(Query)}, for a query printed already. */
+    public Optional<QueryResult> ask(PrintedQuery query) {
         if (System.nanoTime() - quietUntil < 0) {
             fallback(Fallback.BACKOFF, "the server failed less than " + settings.backoff() + " ago");
             return Optional.empty();
         }
-        String text;
-        try {
-            text = QueryPrinter.print(query);
-        } catch (RuntimeException e) {
-            fallback(Fallback.ERROR, "cannot print the query: " + e);
-            return Optional.empty();
-        }
+        String text = query.text();
         long start = System.nanoTime();
         Future<QueryResult> call;
         try {
@@ -132,8 +132,12 @@ public final class HintClient {
      * it twice, or not at all): the caller then keeps its default order. A returned order counts as an answer used.
      */
     public Optional<List<String>> preferenceOrder(Query query, Set<String> candidates) {
-        Optional<List<List<String>>> orders =
-                preferenceOrders(query, List.of(List.copyOf(query.variables().keySet())), candidates);
+        Optional<PrintedQuery> printed = printed(query);
+        if (printed.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<List<List<String>>> orders = preferenceOrders(
+                printed.get(), List.of(List.copyOf(query.variables().keySet())), candidates);
         orders.ifPresent(used -> metrics.answerUsed());
         return orders.map(all -> all.get(0));
     }
@@ -145,7 +149,7 @@ public final class HintClient {
      * {@link #preferenceOrder}. The caller counts each order it uses as an answer used.
      */
     public Optional<List<List<String>>> preferenceOrders(
-            Query query, List<List<String>> groups, Set<String> candidates) {
+            PrintedQuery query, List<List<String>> groups, Set<String> candidates) {
         Optional<QueryResult> answer = ask(query);
         if (answer.isEmpty()) {
             return Optional.empty();
@@ -180,6 +184,15 @@ public final class HintClient {
             orders.add(List.copyOf(order));
         }
         return Optional.of(List.copyOf(orders));
+    }
+
+    private Optional<PrintedQuery> printed(Query query) {
+        try {
+            return Optional.of(PrintedQuery.of(query));
+        } catch (RuntimeException e) {
+            fallback(Fallback.ERROR, "cannot print the query: " + e);
+            return Optional.empty();
+        }
     }
 
     private static double bestScore(Map<String, Map<String, Double>> scores, String candidate) {

@@ -21,8 +21,7 @@ import org.cloudtalk.hadoop.hdfs.Endpoints;
 import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintClient;
 import org.cloudtalk.hadoop.hint.HintMetrics;
-import org.cloudtalk.lang.QueryException;
-import org.cloudtalk.lang.ast.Query;
+import org.cloudtalk.hadoop.hint.PrintedQuery;
 import org.cloudtalk.lang.build.QueryBuilder;
 
 /**
@@ -40,11 +39,24 @@ final class WritePlanner {
     private static final int MAX_VARIABLES = 100;
 
     private static final int MAX_CANDIDATE_VALUES = 10_000;
+    /** Writers (and block sizes) whose latest queries are kept: a rack's worth of DataNodes writing at once. */
+    private static final int RECENT_QUERIES = 64;
 
     private final HintClient hints;
     private final Endpoints endpoints;
     private final int maxCandidates;
     private final AnsweredChains chains;
+    /**
+     * The queries built for the latest keys, least recently asked first: building, validating and printing a write
+     * query cost the NameNode's handler about as much as the rest of the plugin's work for a block, and with at most
+     * {@code maxCandidates} DataNodes (no sampling) each writer asks the same query block after block.
+     */
+    private final Map<QueryKey, PrintedQuery> recentQueries = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<QueryKey, PrintedQuery> eldest) {
+            return size() > RECENT_QUERIES;
+        }
+    };
 
     /**
      * @param blocksPerQuery the most blocks one query places (1: a query per block)
@@ -126,21 +138,34 @@ final class WritePlanner {
     /** One order of preference per block, for {@code blocks} blocks written at once; empty after a fallback. */
     private Optional<List<List<String>>> ask(
             String source, int blocks, int replicas, List<String> candidates, long blockBytes) {
-        Query query;
-        try {
-            query = QueryBuilder.daisyChainWrites(source, blocks, replicas, candidates, Math.max(1, blockBytes))
-                    .build();
-        } catch (QueryException e) {
-            hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
-            return Optional.empty();
+        QueryKey key = new QueryKey(source, blocks, replicas, List.copyOf(candidates), Math.max(1, blockBytes));
+        PrintedQuery query;
+        synchronized (recentQueries) {
+            query = recentQueries.get(key);
         }
-        List<String> names = List.copyOf(query.variables().keySet());
+        if (query == null) {
+            try {
+                query = PrintedQuery.of(
+                        QueryBuilder.daisyChainWrites(source, blocks, replicas, key.candidates(), key.blockBytes())
+                                .build());
+            } catch (RuntimeException e) { // QueryException, or the printer's: never the write's failure
+                hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
+                return Optional.empty();
+            }
+            synchronized (recentQueries) {
+                recentQueries.put(key, query);
+            }
+        }
+        List<String> names = List.copyOf(query.query().variables().keySet());
         List<List<String>> perBlock = new ArrayList<>(blocks);
         for (int block = 0; block < blocks; block++) {
             perBlock.add(names.subList(block * replicas, (block + 1) * replicas));
         }
         return hints.preferenceOrders(query, perBlock, new LinkedHashSet<>(candidates));
     }
+
+    /** What a write query is built from: equal keys build the same query. */
+    private record QueryKey(String source, int blocks, int replicas, List<String> candidates, long blockBytes) {}
 
     HintMetrics metrics() {
         return hints.metrics();
