@@ -47,8 +47,8 @@ public final class CloudTalkClient {
     }
 
     /**
-     * A client whose HTTP work runs on {@code executor}: a plugin that must leave no thread behind shuts it down when
-     * it closes (the JDK's default executor keeps idle threads for a minute).
+     * A client whose HTTP work runs on {@code executor} instead of the JDK's default pool (which keeps idle threads
+     * for a minute): e.g. one its owner shuts down, or one that runs each task at once on the thread handing it over.
      */
     public CloudTalkClient(URI base, Duration connectTimeout, Executor executor) {
         this(base, HttpClient.newBuilder().executor(requireNonNull(executor, "executor is null")), connectTimeout);

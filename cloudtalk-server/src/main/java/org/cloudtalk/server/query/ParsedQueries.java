@@ -14,7 +14,7 @@ import org.cloudtalk.lang.parser.QueryParser;
  * block size, and those steps were about half of such a small query's time in the server. Queries are immutable, so
  * concurrent requests share one; a text that is not valid is not kept (its error is found again, the same).
  *
- * <p>Bounded by characters, not entries, so that a few large queries cannot hold much memory: texts longer than
+ * <p>Bounded by characters, not entries, so that what is kept grows with the texts, not their number: texts longer than
  * {@link #MAX_TEXT_CHARS} are parsed every time, and the least recently asked texts leave once the kept ones exceed
  * {@link #MAX_KEPT_CHARS} in all.
  *

@@ -24,6 +24,8 @@ import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.lang.ast.Query;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the local CloudTalk server on behalf of a Hadoop daemon's thread, never holding that thread past the
@@ -39,6 +41,7 @@ import org.cloudtalk.lang.ast.Query;
  * volatile timestamp; racing writers each set a valid end.
  */
 public final class HintClient {
+    private static final Logger log = LoggerFactory.getLogger(HintClient.class);
     /**
      * Clients by plugin and settings. Hadoop creates more than one instance of a plugin in a daemon (the NameNode's
      * fsck builds its own placement policy per run); they share one client, so one set of counters and connections.
@@ -56,9 +59,10 @@ public final class HintClient {
     public HintClient(String plugin, HintSettings settings, HintMetrics metrics) {
         this.settings = requireNonNull(settings, "settings is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
-        // The JDK client's own work (sending, reading the answer) runs on its selector thread, not handed to a pool:
-        // a hint thread waits for it anyway, and each hand-off cost the NameNode's block allocations throughput.
-        this.client = new CloudTalkClient(settings.server(), settings.deadline(), Runnable::run);
+        // The JDK client's own work (sending, reading the answer) runs on the thread that hands it over, mostly its
+        // selector thread, instead of on a pool: a hint thread waits for it anyway, and each hand-off cost the
+        // NameNode's block allocations throughput.
+        this.client = new CloudTalkClient(settings.server(), settings.deadline(), HintClient::runHere);
         this.fallbackLog = new FallbackLog(plugin, settings.logInterval());
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(
@@ -184,6 +188,20 @@ public final class HintClient {
             orders.add(List.copyOf(order));
         }
         return Optional.of(List.copyOf(orders));
+    }
+
+    /**
+     * Runs one of the JDK client's tasks at once. A task's exception stays here, logged: thrown out of the executor,
+     * the JDK client would take it for a refused hand-off and close its selector for good, leaving the process's
+     * hints unavailable until it restarts. The call the task belonged to then ends at its deadline, as it would have
+     * after a pool thread died of the same exception.
+     */
+    static void runHere(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            log.warn("a task of the HTTP client failed; its query will time out", e);
+        }
     }
 
     private Optional<PrintedQuery> printed(Query query) {

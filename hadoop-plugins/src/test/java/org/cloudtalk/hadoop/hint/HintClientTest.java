@@ -112,6 +112,26 @@ class HintClientTest {
     }
 
     @Test
+    void aFailingTaskOfTheHttpClientStaysInItsExecutorAndTheNextQueryIsAnswered() throws Exception {
+        List<String> ran = new java.util.ArrayList<>();
+        HintClient.runHere(() -> {
+            ran.add("first");
+            throw new IllegalStateException("a task failed");
+        });
+        HintClient.runHere(() -> ran.add("second"));
+        assertThat(ran).containsExactly("first", "second");
+
+        try (ControlledCloudTalk cloudTalk =
+                ControlledCloudTalk.start(dir, Set.of("10.0.0.9", "10.0.0.1", "10.0.0.2", "10.0.0.3"))) {
+            HintClient client = client(cloudTalk.uri(), 5000, 4);
+            for (int i = 0; i < 20; i++) {
+                assertThat(client.ask(READ)).as("query %d", i).isPresent();
+            }
+            assertThat(client.metrics().queries()).isEqualTo(20);
+        }
+    }
+
+    @Test
     void afterAFailureTheServerIsLeftAloneForTheBackOff() throws Exception {
         HintClient client = client("http://127.0.0.1:" + freePort(), 1000, 4, 60_000);
 

@@ -70,8 +70,10 @@ class ThrottledDiskTest {
                 EndpointStatus hogged = testbed.daemons().probe(busy);
                 EndpointStatus quiet = testbed.daemons().probe(idle);
                 assertThat(hogged.diskWriteCapacityBytesPerSecond()).isEqualTo(MIBPS * MIB);
+                // Not a hard ceiling at the rate: the v1 blkio throttle meters in slices, and the daemon's 1 s window
+                // can take in a slice dispatched early (seen once at 1.2002x in CI).
                 assertThat(hogged.diskWriteUseBytesPerSecond())
-                        .isBetween((long) (MIBPS * MIB * 0.7), (long) (MIBPS * MIB * 1.2));
+                        .isBetween((long) (MIBPS * MIB * 0.7), (long) (MIBPS * MIB * 1.3));
                 assertThat(quiet.diskWriteUseBytesPerSecond()).isLessThan(MIB);
                 // The hog takes its share from another writer, as a DataNode writes (buffered): a direct-write
                 // hog with one request at a time let such a writer have nearly the whole disk.

@@ -30,7 +30,8 @@ import org.cloudtalk.lang.build.QueryBuilder;
  * {@link WritePreference}. When one writer's blocks come faster than queries can be answered, one query places
  * several of its blocks at once on distinct hosts and the next blocks take the chains it left ({@link AnsweredChains}).
  *
- * <p>Concurrency: thread-safe (the chains left for later blocks are thread-safe).
+ * <p>Concurrency: thread-safe: the chains left for later blocks are thread-safe, and the recent queries are guarded by
+ * their map's monitor (two blocks with one new key may both build its query).
  */
 final class WritePlanner {
     /** The writer is outside the cluster, or has no address CloudTalk can use. */
@@ -107,11 +108,12 @@ final class WritePlanner {
             hints.metrics().answerUsed();
             return Optional.of(preference(ready.get(), variables, byEndpoint, maxPerRack));
         }
+        boolean sampled = byEndpoint.size() > maxCandidates;
         List<String> candidates = sample(new ArrayList<>(byEndpoint.keySet()), source);
         int blocks = chains.blocksToAsk(request, mostThatFit(candidates.size(), variables));
         List<List<String>> leftovers = List.of();
         try {
-            Optional<List<List<String>>> orders = ask(source, blocks, variables, candidates, blockBytes);
+            Optional<List<List<String>>> orders = ask(source, blocks, variables, candidates, blockBytes, sampled);
             if (orders.isEmpty()) {
                 return Optional.empty();
             }
@@ -135,13 +137,19 @@ final class WritePlanner {
         return Math.max(1, Math.min(onDistinctHosts, Math.min(withinVariables, withinCandidateValues)));
     }
 
-    /** One order of preference per block, for {@code blocks} blocks written at once; empty after a fallback. */
+    /**
+     * One order of preference per block, for {@code blocks} blocks written at once; empty after a fallback.
+     *
+     * @param sampled whether {@code candidates} is a random sample (its query is not asked again, so not kept)
+     */
     private Optional<List<List<String>>> ask(
-            String source, int blocks, int replicas, List<String> candidates, long blockBytes) {
+            String source, int blocks, int replicas, List<String> candidates, long blockBytes, boolean sampled) {
         QueryKey key = new QueryKey(source, blocks, replicas, List.copyOf(candidates), Math.max(1, blockBytes));
-        PrintedQuery query;
-        synchronized (recentQueries) {
-            query = recentQueries.get(key);
+        PrintedQuery query = null;
+        if (!sampled) {
+            synchronized (recentQueries) {
+                query = recentQueries.get(key);
+            }
         }
         if (query == null) {
             try {
@@ -152,8 +160,10 @@ final class WritePlanner {
                 hints.fallback(Fallback.ERROR, "cannot build the write query: " + e.getMessage());
                 return Optional.empty();
             }
-            synchronized (recentQueries) {
-                recentQueries.put(key, query);
+            if (!sampled) {
+                synchronized (recentQueries) {
+                    recentQueries.put(key, query);
+                }
             }
         }
         List<String> names = List.copyOf(query.query().variables().keySet());
