@@ -78,7 +78,7 @@ class TestbedEndToEndTest {
     static RunResult run(Experiment experiment, Testbed testbed, double busy, Path out, PrintStream console) {
         for (int attempt = 1; attempt <= 3; attempt++) {
             ExperimentRunner.Outcome outcome = ExperimentRunner.run(
-                    experiment, testbed, List.of(busy), 1, Duration.ofSeconds(4), Map.of(), out, console);
+                    experiment, testbed, List.of(busy), 0, 1, Duration.ofSeconds(4), Map.of(), out, console);
             RunResult result = outcome.records().get(0).result();
             if (result.fidelity().valid()) {
                 return result;

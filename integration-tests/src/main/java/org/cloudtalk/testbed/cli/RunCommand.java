@@ -40,6 +40,13 @@ final class RunCommand implements Callable<Integer> {
     private String repeat;
 
     @Option(
+            names = "--first-repeat",
+            paramLabel = "R",
+            description = "number of the first run per busy fraction (default 0); each number draws its own busy"
+                    + " hosts, so --first-repeat 2 --repeat 2 adds two new draws to an earlier --repeat 2 series")
+    private String firstRepeat;
+
+    @Option(
             names = "--busy",
             paramLabel = "F,...",
             description = "busy fractions, e.g. 0.1,0.5 (default: the experiment's)")
@@ -69,9 +76,13 @@ final class RunCommand implements Callable<Integer> {
         PrintStream out = main.out;
         Experiment experiment = Experiments.named(name);
         int repeats = Values.number(repeat, "repeat", 1);
+        int first = Values.number(firstRepeat, "first-repeat", 0);
         int seconds = Values.number(runSeconds, "seconds", 5);
         if (repeats < 1 || repeats > 1000) {
             throw new TestbedException("Invalid value " + repeats + " for --repeat: must be between 1 and 1000");
+        }
+        if (first < 0 || first > 1000) {
+            throw new TestbedException("Invalid value " + first + " for --first-repeat: must be between 0 and 1000");
         }
         if (seconds < 1 || seconds > 3600) {
             throw new TestbedException("Invalid value " + seconds + " for --seconds: must be between 1 and 3600");
@@ -97,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             ExperimentRunner.Outcome outcome = ExperimentRunner.run(
-                    experiment, testbed, busy, repeats, Duration.ofSeconds(seconds), settings, outDir, out);
+                    experiment, testbed, busy, first, repeats, Duration.ofSeconds(seconds), settings, outDir, out);
             out.println(outcome.passed() ? "PASSED" : "FAILED: see the runs above");
             return outcome.passed() ? 0 : 2;
         } finally {

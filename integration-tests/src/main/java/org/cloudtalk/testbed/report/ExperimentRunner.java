@@ -15,7 +15,8 @@ import org.cloudtalk.testbed.experiment.RunResult;
 import org.cloudtalk.testbed.fidelity.CpuIdleSampler;
 
 /**
- * Runs an experiment at each busy fraction, {@code repeats} times, on a testbed that is up; prints progress (run i of
+ * Runs an experiment at each busy fraction, {@code repeats} times numbered from {@code firstRepeat} (the number seeds
+ * the run's random source, so it picks the busy hosts), on a testbed that is up; prints progress (run i of
  * K, elapsed, estimated remaining) and each run's verdict; writes raw CSV, the summary and the chart to {@code out}.
  */
 public final class ExperimentRunner {
@@ -37,6 +38,7 @@ public final class ExperimentRunner {
             Experiment experiment,
             Testbed testbed,
             List<Double> busyFractions,
+            int firstRepeat,
             int repeats,
             Duration measure,
             Map<String, String> cloudTalkSettings,
@@ -48,7 +50,7 @@ public final class ExperimentRunner {
         if (!cloudTalkSettings.isEmpty()) {
             console.println("CloudTalk settings: " + cloudTalkSettings);
         }
-        for (int repeat = 0; repeat < repeats; repeat++) {
+        for (int repeat = firstRepeat; repeat < firstRepeat + repeats; repeat++) {
             for (double busy : busyFractions) {
                 int done = records.size();
                 double elapsed = (System.nanoTime() - start) / 1e9;

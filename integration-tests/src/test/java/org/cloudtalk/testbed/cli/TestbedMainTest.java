@@ -34,6 +34,10 @@ class TestbedMainTest {
                 List.of("run", "hdfs-write", "--cloudtalk-setting", "=5"),
                 1,
                 "Invalid value =5 for --cloudtalk-setting: expected KEY=VALUE");
+        assertError(
+                List.of("run", "reduce-placement", "--first-repeat", "-1"),
+                1,
+                "Invalid value -1 for --first-repeat: must be between 0 and 1000");
         assertError(List.of("launch"), 64, "Unmatched argument at index 0: 'launch'");
         assertError(List.of(), 64, "a command is needed: up, down, status, run or exec");
         assertError(List.of("exec", "--run-dir", runDir.toString(), "0"), 64, "Missing required parameter");
