@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code cloudtalk testbed up|down|status|run|exec}: see docs/testbed.md. */
+/** {@code cloudtalk testbed up|down|status|run|report|exec}: see docs/testbed.md. */
 @Command(
         name = "cloudtalk testbed",
         mixinStandardHelpOptions = true,
@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
             TestbedMain.Down.class,
             TestbedMain.Status.class,
             RunCommand.class,
+            ReportCommand.class,
             TestbedMain.Exec.class
         },
         exitCodeListHeading = "%nExit codes:%n",
@@ -83,7 +84,7 @@ public final class TestbedMain implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "a command is needed: up, down, status, run or exec");
+        throw new ParameterException(spec.commandLine(), "a command is needed: up, down, status, run, report or exec");
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true, description = "Brings a testbed up (as root).")

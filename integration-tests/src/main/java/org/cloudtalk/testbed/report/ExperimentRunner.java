@@ -55,12 +55,12 @@ public final class ExperimentRunner {
                 int done = records.size();
                 double elapsed = (System.nanoTime() - start) / 1e9;
                 console.printf(
-                        "%s: run %d of %d (busy %.0f%%, repeat %d), elapsed %.0f s%s%n",
+                        "%s: run %d of %d (busy %.0f%%, repeat %d in the CSVs), elapsed %.0f s%s%n",
                         experiment.name(),
                         done + 1,
                         total,
                         busy * 100,
-                        repeat + 1,
+                        repeat,
                         elapsed,
                         done == 0 ? "" : String.format(", about %.0f s left", elapsed / done * (total - done)));
                 awaitQuiet(console);

@@ -1,11 +1,13 @@
 package org.cloudtalk.testbed.report;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Check;
 import org.cloudtalk.testbed.experiment.Experiment;
@@ -23,47 +25,54 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * chart metrics' averages against the busy fraction, valid runs only), drawn with XChart.
  */
 public final class Reports {
+    /** The CSV dialect of the raw and runs files: RFC 4180, a field quoted only where it must be. */
+    static final CSVFormat CSV =
+            CSVFormat.DEFAULT.builder().setRecordSeparator('\n').build();
+
     private Reports() {}
 
     public static void write(Experiment experiment, List<RunRecord> records, Summary summary, Path dir) {
         String name = experiment.name();
         try {
             Files.createDirectories(dir);
-            List<String> raw = new ArrayList<>(List.of("experiment,busy,repeat,valid,metric,subject,value"));
-            List<String> runs = new ArrayList<>(List.of(
-                    "experiment,busy,repeat,valid,mean_idle,min_idle,worst_link_share,checks_passed,problems,checks"));
-            for (RunRecord record : records) {
-                boolean valid = record.result().fidelity().valid();
-                for (Measurement m : record.result().measurements()) {
-                    raw.add(String.join(
-                            ",",
+            try (CSVPrinter raw = CSV.print(dir.resolve(name + "-raw.csv"), StandardCharsets.UTF_8);
+                    CSVPrinter runs = CSV.print(dir.resolve(name + "-runs.csv"), StandardCharsets.UTF_8)) {
+                raw.printRecord("experiment", "busy", "repeat", "valid", "metric", "subject", "value");
+                runs.printRecord(
+                        "experiment",
+                        "busy",
+                        "repeat",
+                        "valid",
+                        "mean_idle",
+                        "min_idle",
+                        "worst_link_share",
+                        "checks_passed",
+                        "problems",
+                        "checks");
+                for (RunRecord record : records) {
+                    boolean valid = record.result().fidelity().valid();
+                    String busy = number(record.busyFraction());
+                    for (Measurement m : record.result().measurements()) {
+                        raw.printRecord(name, busy, record.repeat(), valid, m.metric(), m.subject(), number(m.value()));
+                    }
+                    var fidelity = record.result().fidelity();
+                    runs.printRecord(
                             name,
-                            number(record.busyFraction()),
-                            Integer.toString(record.repeat()),
-                            Boolean.toString(valid),
-                            m.metric(),
-                            m.subject(),
-                            number(m.value())));
+                            busy,
+                            record.repeat(),
+                            valid,
+                            number(fidelity.meanIdle()),
+                            number(fidelity.minIdle()),
+                            number(fidelity.worstLinkShare()),
+                            record.result().checks().stream().allMatch(Check::passed),
+                            String.join("; ", fidelity.problems()),
+                            String.join(
+                                    "; ",
+                                    record.result().checks().stream()
+                                            .map(c -> (c.passed() ? "ok " : "FAILED ") + c.name() + ": " + c.detail())
+                                            .toList()));
                 }
-                var fidelity = record.result().fidelity();
-                runs.add(String.join(
-                        ",",
-                        name,
-                        number(record.busyFraction()),
-                        Integer.toString(record.repeat()),
-                        Boolean.toString(valid),
-                        number(fidelity.meanIdle()),
-                        number(fidelity.minIdle()),
-                        number(fidelity.worstLinkShare()),
-                        Boolean.toString(record.result().checks().stream().allMatch(Check::passed)),
-                        quote(String.join("; ", fidelity.problems())),
-                        quote(record.result().checks().stream()
-                                .map(c -> (c.passed() ? "ok " : "FAILED ") + c.name() + ": " + c.detail())
-                                .reduce((a, b) -> a + "; " + b)
-                                .orElse(""))));
             }
-            Files.write(dir.resolve(name + "-raw.csv"), raw);
-            Files.write(dir.resolve(name + "-runs.csv"), runs);
             Files.writeString(dir.resolve(name + "-summary.md"), "# " + name + "\n\n" + summary.toMarkdown());
             XYChart chart = chart(experiment, summary);
             BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
@@ -110,9 +119,5 @@ public final class Reports {
 
     private static String number(double value) {
         return String.format(Locale.ROOT, "%.4f", value);
-    }
-
-    private static String quote(String text) {
-        return "\"" + text.replace("\"", "\"\"") + "\"";
     }
 }

@@ -39,7 +39,7 @@ class TestbedMainTest {
                 1,
                 "Invalid value -1 for --first-repeat: must be between 0 and 1000");
         assertError(List.of("launch"), 64, "Unmatched argument at index 0: 'launch'");
-        assertError(List.of(), 64, "a command is needed: up, down, status, run or exec");
+        assertError(List.of(), 64, "a command is needed: up, down, status, run, report or exec");
         assertError(List.of("exec", "--run-dir", runDir.toString(), "0"), 64, "Missing required parameter");
         assertError(List.of("down", "--run-dir", runDir.toString()), 1, "no testbed recorded in " + runDir);
     }
