@@ -16,6 +16,8 @@ import org.cloudtalk.testbed.net.Host;
 public final class YarnFault implements Experiment {
     static final Duration STOP_AFTER = Duration.ofSeconds(5);
     static final Duration DOWN = Duration.ofSeconds(90);
+    /** Each CloudTalk reduce's launch, in seconds after the server answered again (negative: while it was down). */
+    static final String REDUCE_START = "reduce-start-s-after-restart";
 
     @Override
     public String name() {
@@ -94,6 +96,16 @@ public final class YarnFault implements Experiment {
                         throw outageFailure[0];
                     }
                     rows.add(new Measurement("server-down-s", "stop to answering again", (down[1] - down[0]) / 1e3));
+                    // Whether a reduce was placed by the fallback or by an answer: its launch against the outage.
+                    int whileDown = 0;
+                    for (MapReduceJobs.Reduce reduce : sort.reduces()) {
+                        rows.add(new Measurement(REDUCE_START, reduce.host(), (reduce.startMillis() - down[1]) / 1e3));
+                        if (reduce.startMillis() < down[1]) {
+                            whileDown++;
+                        }
+                    }
+                    rows.add(new Measurement(
+                            "reduces-started-while-down", sort.reduces().size() + " reduces", whileDown));
                     checks.add(new Check(
                             "the server stopped while the CloudTalk job ran",
                             down[0] < ended,

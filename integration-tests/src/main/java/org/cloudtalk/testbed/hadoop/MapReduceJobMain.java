@@ -107,18 +107,19 @@ public final class MapReduceJobMain {
                             : "";
                     rows.add(String.format(
                             Locale.ROOT,
-                            "%s,%s,%s,%s,%.3f",
+                            "%s,%s,%s,%s,%.3f,%d",
                             reduce ? "reduce" : "map",
                             attempt.getTaskStatus(),
                             attempt.getHostname(),
                             shuffle,
-                            (attempt.getFinishTime() - attempt.getStartTime()) / 1e3));
+                            (attempt.getFinishTime() - attempt.getStartTime()) / 1e3,
+                            attempt.getStartTime()));
                 }
             }
         }
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(java.nio.file.Path.of(args[1])))) {
-            csv.println("kind,status,host,shuffle_s,run_s");
-            csv.printf(Locale.ROOT, "job,%s,,,%.3f%n", succeeded ? "SUCCEEDED" : "FAILED", seconds);
+            csv.println("kind,status,host,shuffle_s,run_s,start_ms");
+            csv.printf(Locale.ROOT, "job,%s,,,%.3f,%n", succeeded ? "SUCCEEDED" : "FAILED", seconds);
             rows.forEach(csv::println);
         }
         System.exit(succeeded ? 0 : 1);

@@ -24,8 +24,11 @@ public final class MapReduceJobs {
 
     private MapReduceJobs() {}
 
-    /** A successful reduce attempt: where it ran, how long its shuffle took, and its whole run. */
-    public record Reduce(String host, double shuffleSeconds, double seconds) {
+    /**
+     * A successful reduce attempt: where it ran, how long its shuffle took, its whole run, and when it started (epoch
+     * milliseconds, as the application master recorded its launch).
+     */
+    public record Reduce(String host, double shuffleSeconds, double seconds, long startMillis) {
         public Reduce {
             requireNonNull(host, "host is null");
         }
@@ -116,7 +119,11 @@ public final class MapReduceJobs {
                 continue;
             }
             if (fields[0].equals("reduce")) {
-                reduces.add(new Reduce(fields[2], Double.parseDouble(fields[3]), Double.parseDouble(fields[4])));
+                reduces.add(new Reduce(
+                        fields[2],
+                        Double.parseDouble(fields[3]),
+                        Double.parseDouble(fields[4]),
+                        Long.parseLong(fields[5])));
             } else {
                 mapHosts.add(fields[2]);
             }
