@@ -26,6 +26,8 @@ import org.cloudtalk.testbed.fidelity.Fidelity;
 public record Series(String experiment, List<RunRecord> records) {
     private static final String RUNS = "-runs.csv";
     private static final String RAW = "-raw.csv";
+    /** Between two problems of a run's fidelity verdict. */
+    private static final Pattern NEXT_PROBLEM = Pattern.compile("; ");
     /** Between two checks of a run: they were joined with "; ", and each starts with its verdict. */
     private static final Pattern NEXT_CHECK = Pattern.compile("; (?=ok |FAILED )");
 
@@ -54,7 +56,7 @@ public record Series(String experiment, List<RunRecord> records) {
                     number(row, "min_idle", runs),
                     number(row, "worst_link_share", runs),
                     Boolean.parseBoolean(field(row, "valid", runs)),
-                    split(field(row, "problems", runs), Pattern.compile("; ")));
+                    split(field(row, "problems", runs), NEXT_PROBLEM));
             List<Check> checks = new ArrayList<>();
             for (String check : split(field(row, "checks", runs), NEXT_CHECK)) {
                 checks.add(check(check, runs));
