@@ -30,6 +30,7 @@ public final class HintMetrics implements MetricsSource {
     private final MutableCounterLong queries;
     private final MutableCounterLong answersUsed;
     private final MutableCounterLong answersUnused;
+    private final MutableCounterLong staleAnswersUsed;
     private final MutableCounterLong choicesAsAnswered;
     private final MutableCounterLong choicesOverruled;
     private final Map<Fallback, MutableCounterLong> fallbacks = new EnumMap<>(Fallback.class);
@@ -42,6 +43,8 @@ public final class HintMetrics implements MetricsSource {
         answersUsed = registry.newCounter("AnswersUsed", "Answers (or parts of one) that decided a choice", 0L);
         answersUnused = registry.newCounter(
                 "AnswersUnused", "Parts of answers dropped unused (e.g. chains for blocks that came too late)", 0L);
+        staleAnswersUsed = registry.newCounter(
+                "StaleAnswersUsed", "Earlier answers used again because the server gave no usable one in time", 0L);
         choicesAsAnswered =
                 registry.newCounter("ChoicesAsAnswered", "Items placed where the answer said (e.g. replicas)", 0L);
         choicesOverruled = registry.newCounter(
@@ -87,6 +90,15 @@ public final class HintMetrics implements MetricsSource {
 
     public long answersUnused() {
         return answersUnused.value();
+    }
+
+    /** An earlier answer decided a choice because the server gave no usable one (its cause counted as a fallback). */
+    public void staleAnswerUsed() {
+        staleAnswersUsed.incr();
+    }
+
+    public long staleAnswersUsed() {
+        return staleAnswersUsed.value();
     }
 
     /** One item of a used answer was placed where the answer said ({@code asAnswered}) or, by the host's rules, not. */

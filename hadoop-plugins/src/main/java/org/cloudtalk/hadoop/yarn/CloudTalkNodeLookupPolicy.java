@@ -34,8 +34,10 @@ import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
  * visits.
  *
  * <p>The query runs on the scheduler's node-sorting thread once per sorting interval, never while a container
- * waits; without a usable answer (server slow, down or wrong: counted in the {@code CloudTalkYarnPlacement} metrics)
- * the order is the stock policy's: least allocated at the refresh first.
+ * waits. Without a usable answer (server slow, down or wrong: counted in the {@code CloudTalkYarnPlacement} metrics)
+ * the last answer keeps ordering the nodes for up to {@code cloudtalk.yarn.stale.ms} after it came (counted as
+ * {@code StaleAnswersUsed}), so that a server's restart does not undo its placements; after that, or without one, the
+ * order is the stock policy's: least allocated at the refresh first.
  *
  * <p>The scheduler builds the policy by reflection without a configuration, so its keys come from the
  * ResourceManager's {@code yarn-site.xml} on the class path.
@@ -46,6 +48,7 @@ import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
 public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements MultiNodeLookupPolicy<N> {
     private final ReducePreference preference;
     private final long refreshNanos;
+    private final long staleNanos;
     private final HostEndpoints endpoints = new HostEndpoints();
     private final Map<String, Snapshot<N>> partitions = new ConcurrentHashMap<>();
 
@@ -59,6 +62,7 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
                 "yarn", settings.hints(), "CloudTalkYarnPlacement", "CloudTalk node order for YARN containers");
         this.preference = new ReducePreference(hints, settings);
         this.refreshNanos = settings.refresh().toNanos();
+        this.staleNanos = settings.stale().toNanos();
     }
 
     HintMetrics metrics() {
@@ -70,10 +74,15 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
 
     /**
      * A partition as last refreshed: the hosts the answer placed (ordered at every call), then the other nodes in the
-     * order fixed at the refresh; the hosts last asked about, the answer and when it was asked.
+     * order fixed at the refresh; the hosts last asked about, when, and the ranking in use with the time it came.
      */
     private record Snapshot<N>(
-            List<Placed<N>> preferred, List<N> rest, Set<String> asked, Optional<Ranking> ranking, long askedAt) {}
+            List<Placed<N>> preferred,
+            List<N> rest,
+            Set<String> asked,
+            long askedAt,
+            Optional<Ranking> ranking,
+            long answeredAt) {}
 
     /** A node's ordering key: its allocation when read and its place in the ranking. */
     private record Keyed<N>(N node, long memory, long vcores, int position) {
@@ -102,12 +111,23 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
             }
         }
         Snapshot<N> last = partitions.get(partition);
+        long now = System.nanoTime();
         // With a sorting interval of 0 the scheduler refreshes before every container: ask at most once per refresh
         // period for the same hosts, so the scheduling path never waits for the server.
-        boolean fresh =
-                last != null && last.asked().equals(distinct) && System.nanoTime() - last.askedAt() < refreshNanos;
-        long askedAt = fresh ? last.askedAt() : System.nanoTime();
+        boolean fresh = last != null && last.asked().equals(distinct) && now - last.askedAt() < refreshNanos;
+        long askedAt = fresh ? last.askedAt() : now;
         Optional<Ranking> ranking = fresh ? last.ranking() : preference.rank(distinct);
+        long answeredAt = fresh ? last.answeredAt() : now;
+        if (!fresh
+                && ranking.isEmpty()
+                && last != null
+                && last.ranking().isPresent()
+                && now - last.answeredAt() <= staleNanos) {
+            // Hosts the earlier answer did not rank (nodes added since) come after those it did.
+            ranking = last.ranking();
+            answeredAt = last.answeredAt();
+            preference.metrics().staleAnswerUsed();
+        }
         List<Placed<N>> preferred = new ArrayList<>();
         List<Keyed<N>> rest = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
@@ -126,7 +146,12 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
         partitions.put(
                 partition,
                 new Snapshot<>(
-                        List.copyOf(preferred), rest.stream().map(Keyed::node).toList(), distinct, ranking, askedAt));
+                        List.copyOf(preferred),
+                        rest.stream().map(Keyed::node).toList(),
+                        distinct,
+                        askedAt,
+                        ranking,
+                        answeredAt));
     }
 
     @Override

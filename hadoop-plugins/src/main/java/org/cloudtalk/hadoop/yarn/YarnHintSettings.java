@@ -16,18 +16,26 @@ import org.cloudtalk.hadoop.hint.HintSettings;
  *     partition's nodes, up to this
  * @param reduceBytes the data each reduce is assumed to receive and write; only its equality across hosts matters
  * @param refresh the shortest time between two queries for the same hosts, whatever the scheduler's sorting interval
+ * @param stale how long an answer keeps ordering the nodes when later queries get no usable answer (0: not at all)
  */
 public record YarnHintSettings(
-        HintSettings hints, int maxPreferredHosts, int maxCandidates, long reduceBytes, Duration refresh) {
+        HintSettings hints,
+        int maxPreferredHosts,
+        int maxCandidates,
+        long reduceBytes,
+        Duration refresh,
+        Duration stale) {
     public static final String MAX_PREFERRED_HOSTS = "cloudtalk.yarn.reduce.hosts.max";
     public static final String MAX_CANDIDATES = "cloudtalk.yarn.candidates.max";
     public static final String REFRESH_MS = "cloudtalk.yarn.refresh.ms";
     public static final String REDUCE_BYTES = "cloudtalk.yarn.reduce.bytes";
+    public static final String STALE_MS = "cloudtalk.yarn.stale.ms";
     public static final long DEFAULT_DEADLINE_MS = 200;
 
     public YarnHintSettings {
         requireNonNull(hints, "hints is null");
         requireNonNull(refresh, "refresh is null");
+        requireNonNull(stale, "stale is null");
     }
 
     public static YarnHintSettings from(Configuration conf) {
@@ -39,7 +47,10 @@ public record YarnHintSettings(
                 // default): 50 x 100 does, 50 x a 1,000-node partition would be refused.
                 (int) HintSettings.number(conf, MAX_CANDIDATES, 100, 2, 10_000),
                 HintSettings.number(conf, REDUCE_BYTES, 1L << 30, 1, Long.MAX_VALUE / 4),
-                Duration.ofMillis(HintSettings.number(conf, REFRESH_MS, 1000, 0, 3_600_000)));
+                Duration.ofMillis(HintSettings.number(conf, REFRESH_MS, 1000, 0, 3_600_000)),
+                // Through a server's restart: its last answer, a minute old at most, is likelier right about which
+                // links are busy than an order that knows nothing of them (docs/hadoop-plugins.md).
+                Duration.ofMillis(HintSettings.number(conf, STALE_MS, 60_000, 0, 3_600_000)));
     }
 
     /** How many of {@code nodes} candidate hosts the reduce query places. */

@@ -51,10 +51,7 @@ class CloudTalkNodeLookupPolicyTest {
 
     @Test
     void thePlacedHostsComeFirstLeastAllocatedFirst() {
-        Set<String> busy = Set.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
-        Set<String> idle = new TreeSet<>(HOSTS);
-        idle.removeAll(busy);
-        cloudTalk.load(idle, busy);
+        Set<String> idle = loadTheFirstThree();
         List<Node> nodes = nodes(0, 0, 0, 1024, 0, 512);
         CloudTalkNodeLookupPolicy<Node> policy = new CloudTalkNodeLookupPolicy<>(conf(0));
         long used = policy.metrics().answersUsed();
@@ -82,6 +79,37 @@ class CloudTalkNodeLookupPolicyTest {
 
         assertThat(hosts(policy)).containsExactlyElementsOf(hosts(stock.getNodesPerPartition(PARTITION)));
         assertThat(policy.metrics().answersUsed()).isEqualTo(used);
+    }
+
+    @Test
+    void anAnswerOrdersTheNodesThroughAnOutageForTheStaleWindowOnly() {
+        Set<String> idle = loadTheFirstThree();
+        List<Node> nodes = nodes(0, 0, 0, 0, 0, 0);
+        Configuration keeps = conf(0);
+        keeps.setLong(YarnHintSettings.STALE_MS, 3_600_000);
+        Configuration forgets = conf(0);
+        forgets.setLong(YarnHintSettings.STALE_MS, 0);
+        CloudTalkNodeLookupPolicy<Node> keeping = new CloudTalkNodeLookupPolicy<>(keeps);
+        CloudTalkNodeLookupPolicy<Node> forgetting = new CloudTalkNodeLookupPolicy<>(forgets);
+        keeping.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+        forgetting.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+        List<String> answered = hosts(keeping);
+        assertThat(answered.subList(0, 3)).containsExactlyInAnyOrderElementsOf(idle);
+        assertThat(hosts(forgetting).subList(0, 3)).containsExactlyInAnyOrderElementsOf(idle);
+        long staleBefore = keeping.metrics().staleAnswersUsed();
+        long failedBefore = keeping.metrics().fallbacks(Fallback.UNAVAILABLE);
+
+        cloudTalk.stopServer();
+        keeping.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+        forgetting.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+
+        // The two policies share one client: each asked and failed, one kept the answer's order.
+        assertThat(keeping.metrics().fallbacks(Fallback.UNAVAILABLE)).isEqualTo(failedBefore + 2);
+        assertThat(keeping.metrics().staleAnswersUsed()).isEqualTo(staleBefore + 1);
+        assertThat(hosts(keeping)).isEqualTo(answered);
+        assertThat(hosts(forgetting))
+                .as("the stock order: all equally allocated, by name")
+                .isEqualTo(HOSTS);
     }
 
     @Test
@@ -145,6 +173,15 @@ class CloudTalkNodeLookupPolicyTest {
         public synchronized Resource getAllocatedResource() {
             return allocated;
         }
+    }
+
+    /** Makes the first three hosts' receive links busy; returns the other, idle, hosts. */
+    private static Set<String> loadTheFirstThree() {
+        Set<String> busy = Set.copyOf(HOSTS.subList(0, 3));
+        Set<String> idle = new TreeSet<>(HOSTS);
+        idle.removeAll(busy);
+        cloudTalk.load(idle, busy);
+        return idle;
     }
 
     private static List<Node> nodes(long... allocatedMemory) {

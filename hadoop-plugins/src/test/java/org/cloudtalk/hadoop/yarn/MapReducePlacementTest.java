@@ -100,7 +100,11 @@ class MapReducePlacementTest {
         fs = dfs.clientFrom(PluginFixture.CLIENT);
     }
 
-    /** The ResourceManager builds the policy without a configuration: its keys come from yarn-site.xml. */
+    /**
+     * The ResourceManager builds the policy without a configuration: its keys come from yarn-site.xml. No earlier
+     * answer outlives a failed query, so the jobs run with the server down or lying are placed by the fallback's own
+     * order (CloudTalkNodeLookupPolicyTest shows the stale window).
+     */
     private static void writeResourceManagerSite() throws IOException {
         Path classes = Path.of(System.getProperty("cloudtalk.test.site", "target/test-classes"));
         Files.createDirectories(classes);
@@ -112,6 +116,7 @@ class MapReducePlacementTest {
                         + property(HintSettings.DEADLINE_MS, Long.toString(PluginFixture.DEADLINE_MS))
                         + property(HintSettings.BACKOFF_MS, "0")
                         + property(YarnHintSettings.REFRESH_MS, "0")
+                        + property(YarnHintSettings.STALE_MS, "0")
                         + "</configuration>\n",
                 StandardCharsets.UTF_8);
     }

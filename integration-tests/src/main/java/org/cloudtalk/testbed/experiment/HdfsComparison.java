@@ -255,5 +255,6 @@ final class HdfsComparison {
                 decisions + " decisions",
                 decisions == 0 ? 0 : 100.0 * answered / decisions));
         rows.add(new Measurement(prefix + "fallbacks", "count", fallbacks));
+        rows.add(new Measurement(prefix + "stale-answers-used", "count", numbers.getOrDefault("StaleAnswersUsed", 0L)));
     }
 }

@@ -189,6 +189,11 @@ final class YarnComparison {
                 sort.reduces().stream().map(MapReduceJobs.Reduce::host).toList();
         rows.add(shareOn(markedAddresses, reduceHosts, "reduces-on-" + markedName + "-%-" + label, "reduce"));
         rows.add(shareOn(markedAddresses, sort.mapHosts(), "maps-on-" + markedName + "-%-" + label, "map"));
+        rows.add(shareOn(
+                markedAddresses,
+                sort.applicationMasterHosts(),
+                "am-on-" + markedName + "-%-" + label,
+                "application master"));
         int maps = Math.max(1, sort.mapHosts().size());
         rows.add(new Measurement(
                 MAP_OUTPUTS_LOCAL + label,

@@ -39,8 +39,8 @@ import org.apache.hadoop.util.GenericOptionsParser;
  * </ul>
  *
  * <p>Hadoop's generic options ({@code -D key=value}) may come first. {@code CSV} gets the job's outcome and time and,
- * for each launched map and reduce attempt of a job with reduces, its status, host, shuffle time (reduces) and run time
- * (from the job's history file). Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
+ * for each launched map and reduce attempt of a job with reduces, its status, host, shuffle time (reduces), run time
+ * and launch time, and the host of each application master attempt (kind {@code am}) (from the job's history file). Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
  */
 public final class MapReduceJobMain {
     private static final int KEY_BYTES = 10;
@@ -88,8 +88,11 @@ public final class MapReduceJobMain {
         List<String> rows = new ArrayList<>();
         if (succeeded && job.getNumReduceTasks() > 0) {
             // A history that cannot be read fails the run: a success without its reduces would read as "none ran".
-            for (JobHistoryParser.TaskInfo task :
-                    history(job, conf).getAllTasks().values()) {
+            JobHistoryParser.JobInfo history = history(job, conf);
+            for (JobHistoryParser.AMInfo am : history.getAMInfos()) {
+                rows.add(String.format(Locale.ROOT, "am,RAN,%s,,,%d", am.getNodeManagerHost(), am.getStartTime()));
+            }
+            for (JobHistoryParser.TaskInfo task : history.getAllTasks().values()) {
                 if (task.getTaskType() != TaskType.REDUCE && task.getTaskType() != TaskType.MAP) {
                     continue;
                 }

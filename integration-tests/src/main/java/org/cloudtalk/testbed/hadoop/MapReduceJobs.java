@@ -36,13 +36,20 @@ public final class MapReduceJobs {
 
     /**
      * A job's outcome as its client saw it: success, time, its successful reduce attempts, the hosts of its successful
-     * map attempts (one entry per attempt), and for a failed job the end of the client's log.
+     * map attempts (one entry per attempt) and of its application master's attempts, and for a failed job the end of
+     * the client's log.
      */
     public record Outcome(
-            boolean succeeded, double seconds, List<Reduce> reduces, List<String> mapHosts, String diagnostics) {
+            boolean succeeded,
+            double seconds,
+            List<Reduce> reduces,
+            List<String> mapHosts,
+            List<String> applicationMasterHosts,
+            String diagnostics) {
         public Outcome {
             reduces = List.copyOf(reduces);
             mapHosts = List.copyOf(mapHosts);
+            applicationMasterHosts = List.copyOf(applicationMasterHosts);
             requireNonNull(diagnostics, "diagnostics is null");
         }
     }
@@ -113,8 +120,13 @@ public final class MapReduceJobs {
         String[] job = rows.get(1).split(",", -1);
         List<Reduce> reduces = new ArrayList<>();
         List<String> mapHosts = new ArrayList<>();
+        List<String> applicationMasterHosts = new ArrayList<>();
         for (String row : rows.subList(2, rows.size())) {
             String[] fields = row.split(",", -1);
+            if (fields[0].equals("am")) {
+                applicationMasterHosts.add(fields[2]);
+                continue;
+            }
             if (!fields[1].equals("SUCCEEDED")) {
                 continue;
             }
@@ -130,6 +142,11 @@ public final class MapReduceJobs {
         }
         boolean succeeded = job[1].equals("SUCCEEDED");
         return new Outcome(
-                succeeded, Double.parseDouble(job[4]), reduces, mapHosts, succeeded ? "" : process.logTail());
+                succeeded,
+                Double.parseDouble(job[4]),
+                reduces,
+                mapHosts,
+                applicationMasterHosts,
+                succeeded ? "" : process.logTail());
     }
 }

@@ -81,6 +81,10 @@ class YarnOnTestbedTest {
                 // One identity map per input file, each on a worker (the job's history names its host).
                 assertThat(sort.mapHosts()).as(report).hasSize(4).allSatisfy(host -> assertThat(host)
                         .isIn(workers.stream().map(Host::address).toList()));
+                assertThat(sort.applicationMasterHosts())
+                        .as(report)
+                        .singleElement()
+                        .isIn(workers.stream().map(Host::address).toList());
                 assertThat(testbed.startedProcesses())
                         .extracting(StartedProcess::role)
                         .contains("resourcemanager", "nodemanager-1", "nodemanager-5");
