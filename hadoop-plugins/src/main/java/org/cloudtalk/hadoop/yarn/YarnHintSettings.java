@@ -48,9 +48,10 @@ public record YarnHintSettings(
                 (int) HintSettings.number(conf, MAX_CANDIDATES, 100, 2, 10_000),
                 HintSettings.number(conf, REDUCE_BYTES, 1L << 30, 1, Long.MAX_VALUE / 4),
                 Duration.ofMillis(HintSettings.number(conf, REFRESH_MS, 1000, 0, 3_600_000)),
-                // Through a server's restart: its last answer, a minute old at most, is likelier right about which
-                // links are busy than an order that knows nothing of them (docs/hadoop-plugins.md).
-                Duration.ofMillis(HintSettings.number(conf, STALE_MS, 60_000, 0, 3_600_000)));
+                // Through a server's restart its last answer is likelier right about which links are busy than an
+                // order that knows nothing of them; HDFS too trusts what a DataNode last said for 30 s
+                // (dfs.namenode.stale.datanode.interval) (docs/hadoop-plugins.md).
+                Duration.ofMillis(HintSettings.number(conf, STALE_MS, 30_000, 0, 3_600_000)));
     }
 
     /** How many of {@code nodes} candidate hosts the reduce query places. */
