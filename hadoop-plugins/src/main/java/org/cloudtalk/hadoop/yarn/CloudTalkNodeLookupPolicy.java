@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -35,9 +36,9 @@ import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
  *
  * <p>The query runs on the scheduler's node-sorting thread once per sorting interval, never while a container
  * waits. Without a usable answer (server slow, down or wrong: counted in the {@code CloudTalkYarnPlacement} metrics)
- * the last answer keeps ordering the nodes for up to {@code cloudtalk.yarn.stale.ms} after it came (counted as
- * {@code StaleAnswersUsed}), so that a server's restart does not undo its placements; after that, or without one, the
- * order is the stock policy's: least allocated at the refresh first.
+ * the last answer keeps ordering the nodes for up to {@code cloudtalk.yarn.stale.ms} after it came (give or take a
+ * refresh period; counted as {@code StaleAnswersUsed}), so that a server's restart does not undo its placements; after
+ * that, or without one, the order is the stock policy's: least allocated at the refresh first.
  *
  * <p>The scheduler builds the policy by reflection without a configuration, so its keys come from the
  * ResourceManager's {@code yarn-site.xml} on the class path.
@@ -49,6 +50,7 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
     private final ReducePreference preference;
     private final long refreshNanos;
     private final long staleNanos;
+    private final LongSupplier nanoClock;
     private final HostEndpoints endpoints = new HostEndpoints();
     private final Map<String, Snapshot<N>> partitions = new ConcurrentHashMap<>();
 
@@ -57,6 +59,11 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
     }
 
     CloudTalkNodeLookupPolicy(Configuration conf) {
+        this(conf, System::nanoTime);
+    }
+
+    CloudTalkNodeLookupPolicy(Configuration conf, LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
         YarnHintSettings settings = YarnHintSettings.from(conf);
         HintClient hints = HintClient.shared(
                 "yarn", settings.hints(), "CloudTalkYarnPlacement", "CloudTalk node order for YARN containers");
@@ -111,22 +118,24 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
             }
         }
         Snapshot<N> last = partitions.get(partition);
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         // With a sorting interval of 0 the scheduler refreshes before every container: ask at most once per refresh
         // period for the same hosts, so the scheduling path never waits for the server.
         boolean fresh = last != null && last.asked().equals(distinct) && now - last.askedAt() < refreshNanos;
         long askedAt = fresh ? last.askedAt() : now;
         Optional<Ranking> ranking = fresh ? last.ranking() : preference.rank(distinct);
-        long answeredAt = fresh ? last.answeredAt() : now;
-        if (!fresh
+        long answeredAt = fresh ? last.answeredAt() : nanoClock.getAsLong();
+        boolean stale = !fresh
                 && ranking.isEmpty()
+                && distinct.size() >= 2 // else there was no choice to ask about, not a failed query
                 && last != null
                 && last.ranking().isPresent()
-                && now - last.answeredAt() <= staleNanos) {
+                && staleNanos > 0
+                && now - last.answeredAt() <= staleNanos;
+        if (stale) {
             // Hosts the earlier answer did not rank (nodes added since) come after those it did.
             ranking = last.ranking();
             answeredAt = last.answeredAt();
-            preference.metrics().staleAnswerUsed();
         }
         List<Placed<N>> preferred = new ArrayList<>();
         List<Keyed<N>> rest = new ArrayList<>(list.size());
@@ -143,15 +152,21 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
         // The rest is ordered here, as the stock policy orders every node: a call then costs the few placed hosts'
         // sort, not the partition's.
         rest.sort(ORDER);
-        partitions.put(
-                partition,
-                new Snapshot<>(
-                        List.copyOf(preferred),
-                        rest.stream().map(Keyed::node).toList(),
-                        distinct,
-                        askedAt,
-                        ranking,
-                        answeredAt));
+        Snapshot<N> next = new Snapshot<>(
+                List.copyOf(preferred),
+                rest.stream().map(Keyed::node).toList(),
+                distinct,
+                askedAt,
+                ranking,
+                answeredAt);
+        // Refreshes may run at once (with a sorting interval of 0, on the scheduler's threads): one that began from a
+        // snapshot another has replaced since gives way, so a failed query's stale order never hides a newer answer.
+        boolean published = last == null
+                ? partitions.putIfAbsent(partition, next) == null
+                : partitions.replace(partition, last, next);
+        if (published && stale) {
+            preference.metrics().staleAnswerUsed();
+        }
     }
 
     @Override

@@ -7,12 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNodes;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.ResourceUsageMultiNodeLookupPolicy;
 import org.cloudtalk.hadoop.hint.Fallback;
+import org.cloudtalk.hadoop.hint.HintMetrics;
 import org.cloudtalk.hadoop.hint.HintSettings;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
 import org.junit.jupiter.api.AfterAll;
@@ -85,31 +87,41 @@ class CloudTalkNodeLookupPolicyTest {
     void anAnswerOrdersTheNodesThroughAnOutageForTheStaleWindowOnly() {
         Set<String> idle = loadTheFirstThree();
         List<Node> nodes = nodes(0, 0, 0, 0, 0, 0);
+        long[] now = {0};
         Configuration keeps = conf(0);
-        keeps.setLong(YarnHintSettings.STALE_MS, 3_600_000);
+        keeps.setLong(YarnHintSettings.STALE_MS, 10_000);
         Configuration forgets = conf(0);
         forgets.setLong(YarnHintSettings.STALE_MS, 0);
-        CloudTalkNodeLookupPolicy<Node> keeping = new CloudTalkNodeLookupPolicy<>(keeps);
-        CloudTalkNodeLookupPolicy<Node> forgetting = new CloudTalkNodeLookupPolicy<>(forgets);
+        CloudTalkNodeLookupPolicy<Node> keeping = new CloudTalkNodeLookupPolicy<>(keeps, () -> now[0]);
+        CloudTalkNodeLookupPolicy<Node> forgetting = new CloudTalkNodeLookupPolicy<>(forgets, () -> now[0]);
         keeping.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
         forgetting.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
         List<String> answered = hosts(keeping);
         assertThat(answered.subList(0, 3)).containsExactlyInAnyOrderElementsOf(idle);
         assertThat(hosts(forgetting).subList(0, 3)).containsExactlyInAnyOrderElementsOf(idle);
-        long staleBefore = keeping.metrics().staleAnswersUsed();
-        long failedBefore = keeping.metrics().fallbacks(Fallback.UNAVAILABLE);
-
+        HintMetrics metrics = keeping.metrics(); // the two policies share one client, and so its counters
+        long stale = metrics.staleAnswersUsed();
+        long failed = metrics.fallbacks(Fallback.UNAVAILABLE);
         cloudTalk.stopServer();
+
+        now[0] = TimeUnit.MILLISECONDS.toNanos(9_999);
         keeping.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
         forgetting.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
 
-        // The two policies share one client: each asked and failed, one kept the answer's order.
-        assertThat(keeping.metrics().fallbacks(Fallback.UNAVAILABLE)).isEqualTo(failedBefore + 2);
-        assertThat(keeping.metrics().staleAnswersUsed()).isEqualTo(staleBefore + 1);
+        assertThat(metrics.fallbacks(Fallback.UNAVAILABLE)).isEqualTo(failed + 2);
+        assertThat(metrics.staleAnswersUsed()).isEqualTo(stale + 1);
         assertThat(hosts(keeping)).isEqualTo(answered);
         assertThat(hosts(forgetting))
                 .as("the stock order: all equally allocated, by name")
                 .isEqualTo(HOSTS);
+
+        // The window runs from the answer, not from the last refresh it ordered.
+        now[0] = TimeUnit.MILLISECONDS.toNanos(10_001);
+        keeping.addAndRefreshNodesSet(List.copyOf(nodes), PARTITION);
+
+        assertThat(metrics.fallbacks(Fallback.UNAVAILABLE)).isEqualTo(failed + 3);
+        assertThat(metrics.staleAnswersUsed()).isEqualTo(stale + 1);
+        assertThat(hosts(keeping)).isEqualTo(HOSTS);
     }
 
     @Test

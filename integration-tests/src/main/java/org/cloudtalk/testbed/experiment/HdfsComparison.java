@@ -234,15 +234,16 @@ final class HdfsComparison {
      * A plugin's own counters from a daemon's /jmx ({@code bean}, e.g. the NameNode's
      * {@code Hadoop:service=NameNode,name=CloudTalkHdfsWrite}): the share of decisions an answer made
      * ({@code prefix}answers-used-%) and the fallbacks to the default choice ({@code prefix}fallbacks); the latency
-     * figures there are per metrics interval, not per run.
+     * figures there are per metrics interval, not per run. Returns the bean's numbers (none if it cannot be read).
      */
-    static void pluginFigures(NameNodeJmx jmx, String bean, String prefix, List<Measurement> rows, List<Check> checks) {
+    static Map<String, Long> pluginFigures(
+            NameNodeJmx jmx, String bean, String prefix, List<Measurement> rows, List<Check> checks) {
         Map<String, Long> numbers;
         try {
             numbers = jmx.numbers(bean);
         } catch (IOException e) {
             checks.add(new Check("the plugin's metrics are read from /jmx", false, e.getMessage()));
-            return;
+            return Map.of();
         }
         long fallbacks = numbers.entrySet().stream()
                 .filter(e -> e.getKey().startsWith("Fallbacks"))
@@ -255,6 +256,6 @@ final class HdfsComparison {
                 decisions + " decisions",
                 decisions == 0 ? 0 : 100.0 * answered / decisions));
         rows.add(new Measurement(prefix + "fallbacks", "count", fallbacks));
-        rows.add(new Measurement(prefix + "stale-answers-used", "count", numbers.getOrDefault("StaleAnswersUsed", 0L)));
+        return numbers;
     }
 }

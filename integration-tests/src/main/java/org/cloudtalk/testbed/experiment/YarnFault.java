@@ -96,7 +96,9 @@ public final class YarnFault implements Experiment {
                         throw outageFailure[0];
                     }
                     rows.add(new Measurement("server-down-s", "stop to answering again", (down[1] - down[0]) / 1e3));
-                    // Whether a reduce was placed by the fallback or by an answer: its launch against the outage.
+                    // How a reduce was placed, from its launch against the outage: while the server was down, by
+                    // its last answer (within cloudtalk.yarn.stale.ms of the stop) or by Hadoop's order (after);
+                    // once it was back, by a new answer.
                     int whileDown = 0;
                     for (MapReduceJobs.Reduce reduce : sort.reduces()) {
                         rows.add(new Measurement(REDUCE_START, reduce.host(), (reduce.startMillis() - down[1]) / 1e3));

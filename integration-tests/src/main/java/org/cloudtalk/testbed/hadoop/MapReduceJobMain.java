@@ -40,7 +40,8 @@ import org.apache.hadoop.util.GenericOptionsParser;
  *
  * <p>Hadoop's generic options ({@code -D key=value}) may come first. {@code CSV} gets the job's outcome and time and,
  * for each launched map and reduce attempt of a job with reduces, its status, host, shuffle time (reduces), run time
- * and launch time, and the host of each application master attempt (kind {@code am}) (from the job's history file). Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
+ * and launch time, and the host of each application master attempt (kind {@code am}) (from the job's history file).
+ * Exit code 0 when the job succeeded, 1 when it failed, 2 for bad arguments.
  */
 public final class MapReduceJobMain {
     private static final int KEY_BYTES = 10;

@@ -105,7 +105,7 @@ public final class ExperimentRunner {
     private static String verdict(RunResult result) {
         StringBuilder line = new StringBuilder();
         var fidelity = result.fidelity();
-        line.append(fidelity.valid() ? "valid" : "INVALID (" + String.join("; ", fidelity.problems()) + ")");
+        line.append(fidelity.valid() ? "valid" : "INVALID (" + RunText.problems(fidelity.problems()) + ")");
         line.append(String.format(", idle CPU %.0f%%", fidelity.meanIdle() * 100));
         // NaN when the run saturates no link on purpose (the fidelity check then judges the CPU only).
         if (!Double.isNaN(fidelity.worstLinkShare())) {
@@ -113,7 +113,7 @@ public final class ExperimentRunner {
         }
         for (Check check : result.checks()) {
             line.append("; ")
-                    .append(check.passed() ? "ok " : "FAILED ")
+                    .append(RunText.verdict(check))
                     .append(check.name())
                     .append(" (")
                     .append(check.detail())

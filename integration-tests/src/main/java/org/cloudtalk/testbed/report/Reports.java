@@ -65,12 +65,8 @@ public final class Reports {
                             number(fidelity.minIdle()),
                             number(fidelity.worstLinkShare()),
                             record.result().checks().stream().allMatch(Check::passed),
-                            String.join("; ", fidelity.problems()),
-                            String.join(
-                                    "; ",
-                                    record.result().checks().stream()
-                                            .map(c -> (c.passed() ? "ok " : "FAILED ") + c.name() + ": " + c.detail())
-                                            .toList()));
+                            RunText.problems(fidelity.problems()),
+                            RunText.checks(record.result().checks()));
                 }
             }
             Files.writeString(dir.resolve(name + "-summary.md"), "# " + name + "\n\n" + summary.toMarkdown());

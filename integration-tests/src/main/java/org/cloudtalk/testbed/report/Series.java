@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.csv.CSVRecord;
 import org.cloudtalk.testbed.TestbedException;
@@ -26,10 +25,6 @@ import org.cloudtalk.testbed.fidelity.Fidelity;
 public record Series(String experiment, List<RunRecord> records) {
     private static final String RUNS = "-runs.csv";
     private static final String RAW = "-raw.csv";
-    /** Between two problems of a run's fidelity verdict. */
-    private static final Pattern NEXT_PROBLEM = Pattern.compile("; ");
-    /** Between two checks of a run: they were joined with "; ", and each starts with its verdict. */
-    private static final Pattern NEXT_CHECK = Pattern.compile("; (?=ok |FAILED )");
 
     public Series {
         records = List.copyOf(records);
@@ -56,10 +51,12 @@ public record Series(String experiment, List<RunRecord> records) {
                     number(row, "min_idle", runs),
                     number(row, "worst_link_share", runs),
                     Boolean.parseBoolean(field(row, "valid", runs)),
-                    split(field(row, "problems", runs), NEXT_PROBLEM));
-            List<Check> checks = new ArrayList<>();
-            for (String check : split(field(row, "checks", runs), NEXT_CHECK)) {
-                checks.add(check(check, runs));
+                    RunText.problems(field(row, "problems", runs)));
+            List<Check> checks;
+            try {
+                checks = RunText.checks(field(row, "checks", runs));
+            } catch (IllegalArgumentException e) {
+                throw invalid(runs, "line " + line(row) + ": " + e.getMessage());
             }
             RunResult result = new RunResult(measurements.getOrDefault(key, List.of()), checks, fidelity);
             if (records.put(key, new RunRecord(key.busy(), key.repeat(), result)) != null) {
@@ -167,23 +164,6 @@ public record Series(String experiment, List<RunRecord> records) {
     /** The row's line in its file: the header is line 1, and no field of these files spans lines. */
     private static long line(CSVRecord row) {
         return row.getRecordNumber() + 1;
-    }
-
-    private static List<String> split(String joined, Pattern separator) {
-        return joined.isEmpty() ? List.of() : List.of(separator.split(joined));
-    }
-
-    /** A check as {@link Reports} wrote it: "ok NAME: DETAIL" or "FAILED NAME: DETAIL". */
-    private static Check check(String written, Path file) {
-        boolean passed = written.startsWith("ok ");
-        if (!passed && !written.startsWith("FAILED ")) {
-            throw invalid(file, "a check without its verdict (ok or FAILED): " + written);
-        }
-        String rest = written.substring(passed ? "ok ".length() : "FAILED ".length());
-        int colon = rest.indexOf(": ");
-        return colon < 0
-                ? new Check(rest, passed, "")
-                : new Check(rest.substring(0, colon), passed, rest.substring(colon + 2));
     }
 
     private static TestbedException invalid(Path file, String why) {

@@ -73,14 +73,23 @@ class SeriesTest {
         assertThatThrownBy(() -> Series.read(dir.resolve("a")))
                 .isInstanceOf(TestbedException.class)
                 .hasMessage("Invalid value " + raw + " for series: line 3: value two is not a number");
+
+        write(List.of(record(0.3, 0, VALID, 1, 2, true)), dir.resolve("b"));
+        Path runs = dir.resolve("b").resolve("exp-runs.csv");
+        Files.writeString(runs, Files.readString(runs).replace("ok the sort", "the sort"));
+        assertThatThrownBy(() -> Series.read(dir.resolve("b")))
+                .isInstanceOf(TestbedException.class)
+                .hasMessage("Invalid value " + runs + " for series: line 2: a check without its verdict (ok or"
+                        + " FAILED): the sort succeeds: 4 reduces, on 2 hosts; none failed");
     }
 
-    /** A run whose subjects and check details hold the CSV's separators and quotes. */
+    /** A run whose subjects and check details hold the CSV's separators and quotes, and the checks' separator. */
     private static RunRecord record(double busy, int repeat, Fidelity fidelity, double a, double b, boolean passed) {
         List<Measurement> rows =
                 List.of(new Measurement("m", "host, \"one\"", a), new Measurement("m", "host; two", b));
         List<Check> checks = List.of(
-                new Check("the sort succeeds", passed, "4 reduces, on 2 hosts"), new Check("answers", true, ""));
+                new Check("the sort succeeds", passed, "4 reduces, on 2 hosts; none failed"),
+                new Check("answers", true, ""));
         return new RunRecord(busy, repeat, new RunResult(rows, checks, fidelity));
     }
 
