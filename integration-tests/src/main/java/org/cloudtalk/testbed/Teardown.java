@@ -26,7 +26,7 @@ public final class Teardown {
 
     /** Removes everything {@code state} lists and deletes the state file; returns one line per object removed. */
     public static List<String> down(TestbedState state) {
-        TestbedState.Snapshot snapshot = state.snapshot();
+        TestbedState.Snapshot snapshot = state.beginTeardown();
         List<String> removed = new ArrayList<>();
         for (StartedProcess process : reversed(snapshot.processes())) {
             if (process.handle().isPresent()) {

@@ -51,16 +51,11 @@ final class YarnComparison {
 
     private static final String INPUT = "/sort-in";
     /**
-     * The sort's input, 3 replicas: 24 MiB of records per worker, small enough that the sort's maps (CPU) do not take
-     * the 2-core machine's every cycle, large enough that each reduce receives tens of MiB; in two files per worker,
-     * so that one NodeManager ({@link YarnCluster}: 6 tasks) holds at most a third of the sort's maps, as in the
-     * paper's jobs (512 MB per node: 4 blocks per node). With one map per worker the multi-node policy piled 6 of the
-     * 8 maps and all 4 reduces on one host: a shuffle that hardly crossed a link, which no job much larger than a host
-     * has. Not more files: each map is a JVM started on the shared machine.
+     * 24 MiB of records from each of one map per worker: the sort's input, 3 replicas. Small enough that the sort's
+     * maps (CPU) do not take the 2-core machine's every cycle, large enough that each reduce receives tens of MiB. Not
+     * in more files: with two maps per worker (12 MiB each) the sorts left the machine 15-20% idle (docs/architecture.md).
      */
-    private static final int MAPS_PER_WORKER = 2;
-
-    private static final long BYTES_PER_MAP = 12L << 20;
+    private static final long BYTES_PER_MAP = 24L << 20;
 
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(15);
     /**
@@ -150,10 +145,7 @@ final class YarnComparison {
         try (YarnCluster yarn =
                 YarnCluster.start(testbed, hdfs, master, workers, YarnSettings.stock(YarnPlacement.STOCK_DEFAULTS))) {
             MapReduceJobs.Outcome generate = yarn.run(
-                    master,
-                    JOB_TIMEOUT,
-                    Map.of(),
-                    MapReduceJobs.generate(INPUT, workers.size() * MAPS_PER_WORKER, BYTES_PER_MAP));
+                    master, JOB_TIMEOUT, Map.of(), MapReduceJobs.generate(INPUT, workers.size(), BYTES_PER_MAP));
             if (!generate.succeeded()) {
                 throw new TestbedException("the sort's input was not written: " + generate.diagnostics());
             }

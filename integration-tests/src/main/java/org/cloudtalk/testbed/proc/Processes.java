@@ -104,7 +104,13 @@ public final class Processes {
                     .map(java.time.Instant::toEpochMilli)
                     .orElse(System.currentTimeMillis());
             StartedProcess started = new StartedProcess(process.pid(), startMillis, role, namespace, log.toString());
-            state.addProcess(started);
+            try {
+                state.addProcess(started);
+            } catch (TestbedException refused) {
+                // The testbed went down while this started: nothing will stop it but this.
+                terminate(started);
+                throw refused;
+            }
             return started;
         } catch (IOException e) {
             throw new TestbedException(

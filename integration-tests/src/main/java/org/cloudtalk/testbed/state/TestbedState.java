@@ -29,6 +29,8 @@ public final class TestbedState {
 
     private final Path file;
     private Snapshot snapshot;
+    /** Set once a teardown has taken its snapshot: what is added after it would outlive the testbed. */
+    private boolean tornDown;
 
     private TestbedState(Path file, Snapshot snapshot) {
         this.file = file;
@@ -78,6 +80,15 @@ public final class TestbedState {
         return snapshot;
     }
 
+    /**
+     * What a teardown removes; from now on every add is refused, so nothing another thread starts while the
+     * teardown runs (a run stopped by TERM halfway through starting its load) is left behind unrecorded.
+     */
+    public synchronized Snapshot beginTeardown() {
+        tornDown = true;
+        return snapshot;
+    }
+
     public TestbedConfig config() {
         return snapshot().config();
     }
@@ -87,6 +98,7 @@ public final class TestbedState {
     }
 
     public synchronized void addHost(Host host) {
+        refuseIfTornDown("host " + host.address());
         snapshot = snapshot.with(
                 append(snapshot.hosts(), host),
                 snapshot.namespaces(),
@@ -98,6 +110,7 @@ public final class TestbedState {
     }
 
     public synchronized void addNamespace(String namespace) {
+        refuseIfTornDown("namespace " + namespace);
         snapshot = snapshot.with(
                 snapshot.hosts(),
                 append(snapshot.namespaces(), namespace),
@@ -109,6 +122,7 @@ public final class TestbedState {
     }
 
     public synchronized void addRootLink(String link) {
+        refuseIfTornDown("link " + link);
         snapshot = snapshot.with(
                 snapshot.hosts(),
                 snapshot.namespaces(),
@@ -120,6 +134,7 @@ public final class TestbedState {
     }
 
     public synchronized void addProcess(StartedProcess process) {
+        refuseIfTornDown("process " + process.pid() + " (" + process.role() + ")");
         snapshot = snapshot.with(
                 snapshot.hosts(),
                 snapshot.namespaces(),
@@ -142,6 +157,7 @@ public final class TestbedState {
     }
 
     public synchronized void addDisk(HostDisk disk) {
+        refuseIfTornDown("the disk of " + disk.namespace());
         snapshot = snapshot.with(
                 snapshot.hosts(),
                 snapshot.namespaces(),
@@ -157,6 +173,7 @@ public final class TestbedState {
      * there): the data of the processes an experiment starts, so a crashed run leaves nothing behind either.
      */
     public synchronized void addDirectory(Path directory) {
+        refuseIfTornDown("directory " + directory);
         String path = directory.toAbsolutePath().normalize().toString();
         if (snapshot.directories().contains(path)) {
             return;
@@ -190,6 +207,12 @@ public final class TestbedState {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private void refuseIfTornDown(String added) {
+        if (tornDown) {
+            throw new TestbedException("the testbed is going down: " + added + " is not added");
         }
     }
 
