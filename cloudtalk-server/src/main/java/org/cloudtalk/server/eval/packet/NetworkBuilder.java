@@ -24,6 +24,13 @@ final class NetworkBuilder {
     static final Topology.Tier DEFAULT_HOST_TIER = new Topology.Tier(
             OptionalDouble.of(125_000_000), OptionalDouble.empty(), 10e-6, new Topology.Buffer(100, true));
 
+    /**
+     * A host's own transmit queue: Linux's default {@code txqueuelen}. The topology's buffers are switch ports; a host
+     * does not drop what its own sockets send at a 50-packet port (its kernel queues them, and TCP small queues hold
+     * the rest in the sockets), so an aggregator forwarding many results at once queues them rather than losing them.
+     */
+    static final String HOST_NIC_QUEUE = "1000p";
+
     private final Optional<Topology> topology;
     private final Topology.Tier hostTier;
 
@@ -61,7 +68,7 @@ final class NetworkBuilder {
             hosts.put(address, node);
             Optional<Topology.Rack> rack = topology.flatMap(t -> t.rackOf(address));
             int up = rack.isPresent() ? rack(rack.get()) : 0;
-            link(node, up, hostTier.rate().getAsDouble(), hostTier);
+            link(node, up, hostTier.rate().getAsDouble(), hostTier, HOST_NIC_QUEUE);
             return node;
         }
 
@@ -73,7 +80,12 @@ final class NetworkBuilder {
             Topology t = topology.orElseThrow();
             int node = nodes++;
             racks.put(rack.name(), node);
-            link(node, pod(rack.pod()), t.rackUplinkRate(rack), t.rack());
+            link(
+                    node,
+                    pod(rack.pod()),
+                    t.rackUplinkRate(rack),
+                    t.rack(),
+                    t.rack().buffer().ns3());
             return node;
         }
 
@@ -85,19 +97,19 @@ final class NetworkBuilder {
             Topology t = topology.orElseThrow();
             int node = nodes++;
             pods.put(pod, node);
-            link(node, 0, t.podUplinkRate(pod), t.pod());
+            link(node, 0, t.podUplinkRate(pod), t.pod(), t.pod().buffer().ns3());
             return node;
         }
 
-        private void link(int a, int b, double bytesPerSecond, Topology.Tier tier) {
-            String buffer = tier.buffer().ns3();
+        /** A link from node {@code a} up to switch {@code b}: {@code b}'s port holds the tier's buffer. */
+        private void link(int a, int b, double bytesPerSecond, Topology.Tier tier, String bufferA) {
             links.add(new SimulationInput.Link(
                     a,
                     b,
                     Math.max(1, Math.round(bytesPerSecond * 8)),
                     Math.round(tier.latencySeconds() * 1e9),
-                    buffer,
-                    buffer));
+                    bufferA,
+                    tier.buffer().ns3()));
         }
     }
 }
