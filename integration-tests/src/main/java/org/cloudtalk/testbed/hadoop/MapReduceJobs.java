@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
@@ -98,9 +99,12 @@ public final class MapReduceJobs {
                         HEAP,
                         String.join(File.pathSeparator, conf.toString(), yarn.jobClasspath()),
                         MapReduceJobMain.class.getName(),
-                        List.of(
-                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                                "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"),
+                        Stream.concat(
+                                        HadoopDaemons.logDirectories(testbed).stream(),
+                                        Stream.of(
+                                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                                                "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"))
+                                .toList(),
                         args);
         testbed.processes().awaitExit(process, "the job " + job, timeout);
         return read(csv, process);
