@@ -228,7 +228,6 @@ public final class QueryService {
         checkLimits(parsed, options);
         Random random = randomness.get();
         Query query = options.staticInfo() ? parsed : sampling.apply(parsed, random);
-        QueryModel model = new QueryModel(query);
         // Candidates in random order: evaluators break ties by position, and equal hosts must share the answers.
         QueryModel shuffled = new QueryModel(TieBreaking.shuffle(query, random));
 
@@ -250,7 +249,8 @@ public final class QueryService {
             Map<String, Map<String, Double>> scores;
             try {
                 evaluation = evaluator.evaluate(shuffled, state, deadline);
-                scores = options.explain() ? heuristic.explain(model, state, deadline) : Map.of();
+                // Over the same order as the evaluation: the heuristic's explanation then shows the run that answered.
+                scores = options.explain() ? heuristic.explain(shuffled, state, deadline) : Map.of();
             } catch (CostLimitException e) {
                 throw new QueryRejectedException(ApiError.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
@@ -260,7 +260,7 @@ public final class QueryService {
             }
             deadline.check();
             Map<String, ReservedLoad> load =
-                    ReservedLoad.forAnswer(model, evaluation.binding(), gathered.state(), reservations.hold());
+                    ReservedLoad.forAnswer(shuffled, evaluation.binding(), gathered.state(), reservations.hold());
             boolean reserved = reservations.reserve(load, held, false);
             boolean forced = !reserved && attempt == RESERVATION_ATTEMPTS && reservations.reserve(load, held, true);
             if (reserved || forced) {

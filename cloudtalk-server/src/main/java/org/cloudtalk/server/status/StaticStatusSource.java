@@ -5,18 +5,23 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Host load from a JSON file, re-read when it changes: for tests, demos, simulations and {@code info=static}. The
@@ -34,28 +39,44 @@ import org.cloudtalk.server.state.HostLoad;
  * fields are 0; missing capacities make the file invalid. Hosts not in the file count as not answering (the answer's
  * status counts say so).
  *
+ * <p>A file that goes missing or becomes invalid while the server runs leaves its last good version in use (logged
+ * once per bad version), so a writer replacing it never fails queries.
+ *
  * <p>Concurrency: thread-safe; the parsed file is an immutable map swapped under the instance lock.
  */
 public final class StaticStatusSource implements StatusSource {
+    private static final Logger log = LoggerFactory.getLogger(StaticStatusSource.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path file;
-    private FileTime loadedVersion;
-    private Map<String, HostLoad> hosts = Map.of();
+    /** How often a file that failed to load is tried again while it looks unchanged. */
+    private static final long RETRY_NANOS = Duration.ofSeconds(1).toNanos();
 
+    private final Path file;
+    private final LongSupplier nanoClock;
+    private Version loadedVersion;
+    private boolean failing;
+    private Version failedVersion;
+    private long failedAt;
+    private Map<String, HostLoad> hosts;
+
+    /** What tells one content of the file from the next: a rewrite within one timestamp tick changes its size. */
+    private record Version(FileTime modified, long size) {}
+
+    /** @throws IOException when the file cannot be read or is not valid: the server does not start */
     public StaticStatusSource(Path file) throws IOException {
+        this(file, System::nanoTime);
+    }
+
+    StaticStatusSource(Path file, LongSupplier nanoClock) throws IOException {
         this.file = requireNonNull(file, "file is null");
-        reloadIfChanged();
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        loadedVersion = version();
+        hosts = parse(file);
     }
 
     @Override
     public Gathered gather(Set<Address> addresses, Duration wait) {
-        Map<String, HostLoad> current;
-        try {
-            current = reloadIfChanged();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read status file " + file, e);
-        }
+        Map<String, HostLoad> current = reloadIfChanged();
         Map<String, HostLoad> loads = new HashMap<>();
         int answered = 0;
         for (Address address : addresses) {
@@ -68,13 +89,48 @@ public final class StaticStatusSource implements StatusSource {
         return new Gathered(new ClusterState(loads), addresses.size(), answered, 0);
     }
 
-    private synchronized Map<String, HostLoad> reloadIfChanged() throws IOException {
-        FileTime version = Files.getLastModifiedTime(file);
-        if (!version.equals(loadedVersion)) {
-            hosts = parse(file);
-            loadedVersion = version;
+    /**
+     * The file's hosts, re-read when it changed. A file that is missing or not valid for a moment (a writer that
+     * truncates it first, as {@code status probe > file} does) leaves the last good version in use: one warning
+     * per bad version, no failed query.
+     */
+    private synchronized Map<String, HostLoad> reloadIfChanged() {
+        Version version;
+        try {
+            version = version();
+        } catch (IOException e) {
+            failed(null, e instanceof NoSuchFileException ? "it does not exist" : "cannot read it (" + e + ")");
+            return hosts;
+        }
+        boolean retry = version.equals(failedVersion) && nanoClock.getAsLong() - failedAt >= RETRY_NANOS;
+        if (!version.equals(loadedVersion) && (!version.equals(failedVersion) || retry)) {
+            try {
+                hosts = parse(file);
+                loadedVersion = version;
+                failing = false;
+                failedVersion = null;
+            } catch (IOException e) {
+                failed(version, e.getMessage());
+            }
         }
         return hosts;
+    }
+
+    private Version version() throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        return new Version(attributes.lastModifiedTime(), attributes.size());
+    }
+
+    /** @param version the bad version, or null when the file could not be read at all */
+    private void failed(Version version, String reason) {
+        if (!failing || !Objects.equals(version, failedVersion)) {
+            // One line: the parser's messages carry the file's name already, and Jackson's a line break.
+            String why = reason.replace(file + ": ", "").replaceAll("\\s+", " ");
+            log.warn("status file {}: {}; its last good version stays in use", file, why);
+        }
+        failing = true;
+        failedVersion = version;
+        failedAt = nanoClock.getAsLong();
     }
 
     static Map<String, HostLoad> parse(Path file) throws IOException {

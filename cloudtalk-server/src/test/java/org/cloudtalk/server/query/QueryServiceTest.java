@@ -77,6 +77,25 @@ class QueryServiceTest {
     }
 
     @Test
+    void theExplanationShowsTheRunThatAnswered() throws Exception {
+        hosts(5, 100 * MIB);
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);
+        String query = "A = B = C = D = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5)\n"
+                + "f1 A -> B size 1G\nf2 B -> C size 1G\nf3 C -> D size 1G\n";
+        // Equal hosts: every pick is a tie, broken by the candidates' random order.
+        for (int i = 0; i < 30; i++) {
+            QueryService.Answer answer = service.answer(
+                    query,
+                    new QueryService.Options("tenant-a", EvaluatorName.HEURISTIC, false, Duration.ofSeconds(5), true));
+            answer.binding().values().forEach((variable, host) -> {
+                Map<String, Double> scores = answer.candidateScores().get(variable);
+                assertThat(scores).as("%s's scores", variable).containsKey(host);
+                assertThat(scores.get(host)).isEqualTo(java.util.Collections.max(scores.values()));
+            });
+        }
+    }
+
+    @Test
     void justRecommendedHostsCountAsBusyUntilTheHoldExpires() throws Exception {
         hosts(3, 100 * MIB);
         // 10.0.0.3 is the idlest; the others send a little.

@@ -44,6 +44,49 @@ class StaticStatusSourceTest {
     }
 
     @Test
+    void aFileThatIsBadForAMomentLeavesItsLastGoodVersionInUse(@TempDir Path temp) throws Exception {
+        Path file = temp.resolve("status.json");
+        write(file, 800, Instant.parse("2026-01-01T00:00:00Z"));
+        long[] now = {0};
+        StaticStatusSource source = new StaticStatusSource(file, () -> now[0]);
+
+        // Truncated (as `status probe > file` does first), half written, then gone: queries keep the last good one.
+        FileTime sameTick = FileTime.from(Instant.parse("2026-01-01T00:00:10Z"));
+        Files.writeString(file, "");
+        Files.setLastModifiedTime(file, sameTick);
+        assertThat(rxUse(source)).isEqualTo(100.0);
+        Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": garbage");
+        Files.setLastModifiedTime(file, sameTick);
+        assertThat(rxUse(source)).isEqualTo(100.0);
+        Files.delete(file);
+        assertThat(rxUse(source)).isEqualTo(100.0);
+
+        // Rewritten within the same timestamp tick as the bad version: the new size tells it apart.
+        write(file, 1600, Instant.parse("2026-01-01T00:00:10Z"));
+        assertThat(rxUse(source)).isEqualTo(200.0);
+
+        // Same tick and size as a bad version it follows: tried again after a second.
+        Path twin = temp.resolve("twin.json");
+        write(twin, 8000, Instant.parse("2026-01-01T00:00:20Z"));
+        String good = Files.readString(twin);
+        Files.writeString(file, good.replace('{', ' '));
+        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:20Z")));
+        assertThat(rxUse(source)).isEqualTo(200.0);
+        Files.writeString(file, good);
+        Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:20Z")));
+        assertThat(rxUse(source)).as("within a second of the failure").isEqualTo(200.0);
+        now[0] += Duration.ofSeconds(1).toNanos();
+        assertThat(rxUse(source)).isEqualTo(1000.0);
+    }
+
+    private static double rxUse(StaticStatusSource source) {
+        return source.gather(hosts("10.0.0.1"), Duration.ZERO)
+                .state()
+                .load("10.0.0.1")
+                .rxUse();
+    }
+
+    @Test
     void explainsWhatIsWrongWithTheFile(@TempDir Path temp) throws Exception {
         Path file = temp.resolve("status.json");
         Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": {\"nicRxCapacityBitsPerSecond\": 1}}}");
