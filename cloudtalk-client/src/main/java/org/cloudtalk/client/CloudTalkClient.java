@@ -11,6 +11,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Executor;
@@ -159,6 +160,9 @@ public final class CloudTalkClient {
                     integer(statusInfo.get(Field.STATUS_REUSED)),
                     Boolean.TRUE.equals(statusInfo.get(Field.STATUS_SAMPLED)),
                     ((Double) json.get(Field.ELAPSED_MICROS)).longValue(),
+                    json.get(Field.NOTES) instanceof List<?> notes
+                            ? notes.stream().map(String::valueOf).toList()
+                            : List.of(),
                     scores);
         } catch (ClassCastException | NullPointerException e) {
             throw new CloudTalkException(

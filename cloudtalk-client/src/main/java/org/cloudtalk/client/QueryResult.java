@@ -2,14 +2,18 @@ package org.cloudtalk.client;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
  * The server's answer: each variable's address, the evaluator used, the estimated completion time where there is one,
  * how many status figures were asked for / arrived / were reused, whether candidates were sampled, the server's
- * time spent, and — when asked to explain — each variable's candidates with their heuristic score (bytes/s of the
- * scarcest resource; +∞ where nothing constrains the candidate).
+ * time spent, the server's notes (e.g. that a search was cut short), and — when asked to explain — each variable's
+ * candidates with their heuristic score (bytes/s of the scarcest resource; +∞ where nothing constrains the candidate),
+ * in the order the server sent them.
  */
 public record QueryResult(
         Map<String, String> bindings,
@@ -20,10 +24,16 @@ public record QueryResult(
         int statusReused,
         boolean sampled,
         long elapsedMicros,
+        List<String> notes,
         Map<String, Map<String, Double>> candidateScores) {
     public QueryResult {
         bindings = Map.copyOf(requireNonNull(bindings, "bindings is null"));
-        candidateScores = Map.copyOf(requireNonNull(candidateScores, "candidateScores is null"));
+        notes = List.copyOf(requireNonNull(notes, "notes is null"));
+        Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+        requireNonNull(candidateScores, "candidateScores is null")
+                .forEach((variable, byCandidate) ->
+                        scores.put(variable, Collections.unmodifiableMap(new LinkedHashMap<>(byCandidate))));
+        candidateScores = Collections.unmodifiableMap(scores);
         requireNonNull(evaluator, "evaluator is null");
         requireNonNull(estimatedCompletionSeconds, "estimatedCompletionSeconds is null");
     }

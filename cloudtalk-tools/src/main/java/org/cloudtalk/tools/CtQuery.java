@@ -1,5 +1,7 @@
 package org.cloudtalk.tools;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,6 +22,7 @@ import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.client.api.HttpApi.Field;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.lang.cli.CheckQuery;
 import picocli.CommandLine;
@@ -59,6 +63,7 @@ public final class CtQuery implements Callable<Integer> {
     static final int USAGE = Launchers.USAGE;
     static final int NO_INPUT = Launchers.NO_INPUT;
     public static final String DEFAULT_SERVER = "http://127.0.0.1:7480";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(
             names = "--server",
@@ -177,7 +182,8 @@ public final class CtQuery implements Callable<Integer> {
         }
         if (uri == null
                 || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-                || uri.getHost() == null) {
+                || uri.getHost() == null
+                || uri.getPort() > 65535) {
             throw new ParameterException(
                     spec.commandLine(),
                     "Invalid value " + server + " for --server: expected a URL such as " + DEFAULT_SERVER);
@@ -210,9 +216,9 @@ public final class CtQuery implements Callable<Integer> {
             out.append("# no status arrived: every host counted as heavily loaded, so this answer does not reflect load"
                     + " (are the status daemons running, with this deployment's key?)\n");
         }
+        result.notes().forEach(note -> out.append("# note: ").append(note).append('\n'));
         if (!result.candidateScores().isEmpty()) {
-            out.append(
-                    "# candidate scores, bytes/s of the scarcest resource (capacity - use / W), in binding order:\n");
+            out.append("# candidate scores, bytes/s of the scarcest resource (capacity - use / W):\n");
             result.candidateScores().forEach((variable, scores) -> {
                 out.append("#   ").append(variable).append(':');
                 scores.forEach((candidate, score) -> out.append(' ')
@@ -226,35 +232,42 @@ public final class CtQuery implements Callable<Integer> {
         return out.toString();
     }
 
+    /** The answer as the server's JSON has it, bindings sorted by name. */
     static String json(QueryResult result) {
-        StringBuilder out = new StringBuilder("{\"bindings\":{");
-        boolean first = true;
-        for (Map.Entry<String, String> binding : new TreeMap<>(result.bindings()).entrySet()) {
-            out.append(first ? "" : ",")
-                    .append('"')
-                    .append(binding.getKey())
-                    .append("\":\"")
-                    .append(binding.getValue())
-                    .append('"');
-            first = false;
-        }
-        out.append("},\"evaluator\":\"").append(result.evaluator()).append("\",\"estimatedCompletionSeconds\":");
-        out.append(
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put(Field.BINDINGS, new TreeMap<>(result.bindings()));
+        answer.put(Field.EVALUATOR, result.evaluator());
+        answer.put(
+                Field.ESTIMATED_COMPLETION_SECONDS,
                 result.estimatedCompletionSeconds().isPresent()
-                        ? Double.toString(result.estimatedCompletionSeconds().getAsDouble())
-                        : "null");
-        out.append(",\"status\":{\"asked\":")
-                .append(result.statusAsked())
-                .append(",\"answered\":")
-                .append(result.statusAnswered());
-        out.append(",\"reused\":")
-                .append(result.statusReused())
-                .append(",\"sampled\":")
-                .append(result.sampled());
-        return out.append("},\"elapsedMicros\":")
-                .append(result.elapsedMicros())
-                .append("}\n")
-                .toString();
+                        ? result.estimatedCompletionSeconds().getAsDouble()
+                        : null);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put(Field.STATUS_ASKED, result.statusAsked());
+        status.put(Field.STATUS_ANSWERED, result.statusAnswered());
+        status.put(Field.STATUS_REUSED, result.statusReused());
+        status.put(Field.STATUS_SAMPLED, result.sampled());
+        status.put(Field.STATUS_MISSING, result.statusAsked() - result.statusAnswered());
+        answer.put(Field.STATUS, status);
+        answer.put(Field.ELAPSED_MICROS, result.elapsedMicros());
+        if (!result.notes().isEmpty()) {
+            answer.put(Field.NOTES, result.notes());
+        }
+        if (!result.candidateScores().isEmpty()) {
+            Map<String, Map<String, Object>> explain = new LinkedHashMap<>();
+            result.candidateScores().forEach((variable, scores) -> {
+                Map<String, Object> shown = new LinkedHashMap<>();
+                scores.forEach((candidate, score) ->
+                        shown.put(candidate, Double.isInfinite(score) ? Field.UNCONSTRAINED : score));
+                explain.put(variable, shown);
+            });
+            answer.put(Field.EXPLAIN, explain);
+        }
+        try {
+            return JSON.writeValueAsString(answer) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot print an answer of strings and numbers", e);
+        }
     }
 
     private static String read(InputStream input) throws IOException {

@@ -2,6 +2,8 @@ package org.cloudtalk.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
@@ -40,6 +45,9 @@ class CtQueryMessagesTest {
         assertThat(noScheme.err)
                 .startsWith("ctquery: Invalid value 127.0.0.1:7480 for --server: expected a URL such as "
                         + CtQuery.DEFAULT_SERVER);
+        Run badPort = ctquery("--server", "http://127.0.0.1:99999", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(badPort.exit).isEqualTo(Launchers.USAGE);
+        assertThat(badPort.err).startsWith("ctquery: Invalid value http://127.0.0.1:99999 for --server");
         Run evaluator = ctquery("--evaluator", "bogus", "f1 10.0.0.1 -> 10.0.0.2");
         assertThat(evaluator.exit).isEqualTo(Launchers.USAGE);
         assertThat(evaluator.err).contains("bogus").contains("HEURISTIC").doesNotContain("No enum constant");
@@ -85,7 +93,41 @@ class CtQueryMessagesTest {
             assertThat(answered.out)
                     .contains("status 0 of 3 answered")
                     .contains("# no status arrived: every host counted as heavily loaded");
+
+            // --json keeps what the server said: the missing status, the scores in the query's order, the notes.
+            Run json = ctquery(
+                    "--server",
+                    url,
+                    "--json",
+                    "--explain",
+                    "--evaluator",
+                    "heuristic",
+                    "A = (127.0.0.2 127.0.0.1)\nf1 A -> 127.0.0.3 size 1M");
+            assertThat(json.exit).isZero();
+            JsonNode answer = new ObjectMapper().readTree(json.out);
+            assertThat(answer.path("status").path("missing").asInt()).isEqualTo(3);
+            assertThat(answer.path("explain").path("A").fieldNames())
+                    .toIterable()
+                    .containsExactly("127.0.0.2", "127.0.0.1");
+            assertThat(answer.path("bindings").path("A").asText()).isIn("127.0.0.1", "127.0.0.2");
         }
+    }
+
+    @Test
+    void ctqueryShowsTheServersNotes() {
+        QueryResult cut = new QueryResult(
+                Map.of("A", "10.0.0.1"),
+                "refined",
+                OptionalDouble.of(1.5),
+                2,
+                2,
+                0,
+                false,
+                100,
+                List.of("the search was cut short"),
+                Map.of());
+        assertThat(CtQuery.human(cut)).contains("# note: the search was cut short\n");
+        assertThat(CtQuery.json(cut)).contains("\"notes\":[\"the search was cut short\"]");
     }
 
     private record Run(int exit, String out, String err) {}

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
+import org.cloudtalk.lang.ast.Identifier;
 import org.cloudtalk.lang.ast.Query;
 import org.cloudtalk.lang.ast.VariableDeclaration;
 import org.cloudtalk.lang.parser.ParserLimits;
@@ -249,8 +251,11 @@ public final class QueryService {
             Map<String, Map<String, Double>> scores;
             try {
                 evaluation = evaluator.evaluate(shuffled, state, deadline);
-                // Over the same order as the evaluation: the heuristic's explanation then shows the run that answered.
-                scores = options.explain() ? heuristic.explain(shuffled, state, deadline) : Map.of();
+                // Over the same order as the evaluation, so that the heuristic's explanation shows the run that
+                // answered; shown in the query's own candidate order.
+                scores = options.explain()
+                        ? inDeclaredOrder(query, heuristic.explain(shuffled, state, deadline))
+                        : Map.of();
             } catch (CostLimitException e) {
                 throw new QueryRejectedException(ApiError.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
@@ -320,6 +325,28 @@ public final class QueryService {
             throw new QueryRejectedException(
                     ApiError.OVER_LIMITS, "query has " + value + " " + what + "; the limit is " + limit);
         }
+    }
+
+    /** Each variable's scores with its candidates in the order the query lists them. */
+    private static Map<String, Map<String, Double>> inDeclaredOrder(
+            Query query, Map<String, Map<String, Double>> scores) {
+        Map<String, Map<String, Double>> ordered = new LinkedHashMap<>();
+        for (VariableDeclaration declaration : query.declarations()) {
+            for (Identifier name : declaration.names()) {
+                Map<String, Double> byCandidate = scores.get(name.value());
+                if (byCandidate != null) {
+                    Map<String, Double> sorted = new LinkedHashMap<>();
+                    for (Endpoint candidate : declaration.candidates()) {
+                        String key = QueryModel.key(candidate);
+                        if (byCandidate.containsKey(key)) {
+                            sorted.put(key, byCandidate.get(key));
+                        }
+                    }
+                    ordered.put(name.value(), sorted);
+                }
+            }
+        }
+        return ordered;
     }
 
     /** Every host the query names: literal endpoints and candidates. */
