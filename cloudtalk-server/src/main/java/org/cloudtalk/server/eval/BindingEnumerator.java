@@ -33,12 +33,18 @@ public final class BindingEnumerator {
     /** Most steps spent looking for one swap's mapping of flows; past it the variables are not taken as twins. */
     private static final int MAX_MATCH_STEPS = 10_000;
 
+    private final QueryModel model;
     private final List<QueryModel.Variable> variables;
+    private final Map<String, Integer> indexOf = new HashMap<>();
     /** For each variable, the index of the previous variable it is interchangeable with, or -1. */
     private final int[] previousTwin;
 
     public BindingEnumerator(QueryModel model) {
+        this.model = model;
         this.variables = model.variables();
+        for (int i = 0; i < variables.size(); i++) {
+            indexOf.put(variables.get(i).name(), i);
+        }
         this.previousTwin = new int[variables.size()];
         Arrays.fill(previousTwin, -1);
         Symmetry symmetry = new Symmetry(model);
@@ -138,7 +144,8 @@ public final class BindingEnumerator {
         int from = twin < 0 ? 0 : chosen[twin] + (variable.shared() ? 0 : 1);
         for (int c = from; c < variable.candidates().size(); c++) {
             String candidate = variable.candidates().get(c);
-            if (!variable.shared() && used.contains(candidate)) {
+            if (!variable.shared() && used.contains(candidate)
+                    || !model.admits(variable.name(), candidate, peer -> valueSoFar(peer, index, chosen))) {
                 continue;
             }
             chosen[index] = c;
@@ -154,6 +161,12 @@ public final class BindingEnumerator {
             }
         }
         return true;
+    }
+
+    /** The value of variable {@code name} if it is among the first {@code bound} variables, otherwise null. */
+    private String valueSoFar(String name, int bound, int[] chosen) {
+        int index = indexOf.get(name);
+        return index < bound ? variables.get(index).candidates().get(chosen[index]) : null;
     }
 
     /** Decides whether swapping two variables maps the query's flows onto themselves. */

@@ -4,10 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.cloudtalk.lang.ast.Endpoint;
 import org.cloudtalk.lang.ast.Flow;
 import org.cloudtalk.lang.ast.Identifier;
@@ -23,6 +25,9 @@ import org.cloudtalk.lang.print.QueryPrinter;
 public final class QueryModel {
     public static final String DISK = "disk";
     public static final String UNKNOWN_SOURCE = "0.0.0.0";
+    /** Why a binding may not give a variable the value {@code disk} ({@link #admits}). */
+    public static final String DISK_RULE =
+            "a binding may not turn a flow into disk -> disk or 0.0.0.0 -> disk, which the language refuses";
 
     /**
      * A variable: candidates in declaration order, the same list instance for every variable of one declaration;
@@ -40,6 +45,10 @@ public final class QueryModel {
     private final Map<String, Variable> byName = new HashMap<>();
     private final Map<String, Set<String>> incoming = new HashMap<>();
     private final Map<String, Set<String>> outgoing = new HashMap<>();
+    /** Variables that may not take {@code disk}: a flow joins them to {@code disk} or comes from the unknown source. */
+    private final Set<String> neverDisk = new HashSet<>();
+    /** For each variable, the variables a flow joins it to: both may not take {@code disk}. */
+    private final Map<String, Set<String>> diskPeers = new HashMap<>();
 
     public QueryModel(Query query) {
         this.query = requireNonNull(query, "query is null");
@@ -65,7 +74,39 @@ public final class QueryModel {
             if (outgoing.containsKey(source)) {
                 outgoing.get(source).add(destination);
             }
+            boolean sourceVariable = byName.containsKey(source);
+            boolean destinationVariable = byName.containsKey(destination);
+            if (sourceVariable && destinationVariable) {
+                diskPeers.computeIfAbsent(source, unused -> new HashSet<>()).add(destination);
+                diskPeers
+                        .computeIfAbsent(destination, unused -> new HashSet<>())
+                        .add(source);
+            } else if (destinationVariable && (source.equals(DISK) || source.equals(UNKNOWN_SOURCE))) {
+                neverDisk.add(destination);
+            } else if (sourceVariable && destination.equals(DISK)) {
+                neverDisk.add(source);
+            }
         }
+    }
+
+    /**
+     * Whether {@code variable} may take {@code value} while other variables take what {@code boundValues} says (null:
+     * not bound yet). A binding may not turn a flow into one the language refuses as written: {@code disk -> disk} or
+     * {@code 0.0.0.0 -> disk}.
+     */
+    public boolean admits(String variable, String value, Function<String, String> boundValues) {
+        if (!value.equals(DISK)) {
+            return true;
+        }
+        if (neverDisk.contains(variable)) {
+            return false;
+        }
+        for (String peer : diskPeers.getOrDefault(variable, Set.of())) {
+            if (DISK.equals(boundValues.apply(peer))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Query query() {

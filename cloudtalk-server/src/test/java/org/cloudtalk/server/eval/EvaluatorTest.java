@@ -62,6 +62,40 @@ class EvaluatorTest {
     }
 
     @Test
+    void noEvaluatorTurnsAFlowIntoOneTheLanguageRefuses() {
+        ClusterState state = States.state(Map.of("10.0.0.1", idle(100 * MIB), "10.0.0.2", idle(100 * MIB)));
+        List<Evaluator> evaluators =
+                List.of(heuristic, new FlowEvaluator(heuristic, estimator), exhaustive, new RefinedEvaluator());
+        for (Evaluator evaluator : evaluators) {
+            // disk -> disk: A may not be the disk it writes to.
+            assertThat(evaluator
+                            .evaluate(model("A = (disk 10.0.0.1)\nf1 A -> disk size 1G"), state)
+                            .binding()
+                            .valueOf("A"))
+                    .as("%s, A -> disk", evaluator)
+                    .isEqualTo("10.0.0.1");
+            // 0.0.0.0 -> disk: data from outside needs a host to land on.
+            assertThat(evaluator
+                            .evaluate(model("A = (disk 10.0.0.1)\nf1 0.0.0.0 -> A size 1G"), state)
+                            .binding()
+                            .valueOf("A"))
+                    .as("%s, 0.0.0.0 -> A", evaluator)
+                    .isEqualTo("10.0.0.1");
+            // Two variables may not both be disk across one flow; one of them may.
+            Binding pair = evaluator
+                    .evaluate(model("shared A = B = (10.0.0.1 10.0.0.2 disk)\nf1 A -> B size 1G"), state)
+                    .binding();
+            assertThat(List.of(pair.valueOf("A"), pair.valueOf("B")))
+                    .as("%s, A -> B", evaluator)
+                    .isNotEqualTo(List.of("disk", "disk"));
+            assertThatThrownBy(() -> evaluator.evaluate(model("A = (disk)\nf1 A -> disk size 1G"), state))
+                    .as("%s, only disk", evaluator)
+                    .isInstanceOf(EvaluationException.class)
+                    .hasMessageContaining("disk -> disk");
+        }
+    }
+
+    @Test
     void variablesOfOneDeclarationShareOneCandidateList() {
         QueryModel query =
                 model("A = B = (10.0.0.1 10.0.0.2)\nC = (10.0.0.1 10.0.0.2)\nf1 A -> B size 1\nf2 B -> C size 1");

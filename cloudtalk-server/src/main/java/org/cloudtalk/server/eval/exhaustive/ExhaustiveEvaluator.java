@@ -70,7 +70,10 @@ public final class ExhaustiveEvaluator implements Evaluator {
             return true;
         });
         if (best[0] == null) {
-            throw new EvaluationException("no binding gives the variables distinct values: they need more candidates");
+            throw new EvaluationException("no binding gives the variables distinct values and keeps every flow"
+                    + " between a host and something else: they need more candidates ("
+                    + QueryModel.DISK_RULE
+                    + ")");
         }
         return new Evaluation(best[0], OptionalDouble.of(bestCost[0]));
     }

@@ -190,6 +190,7 @@ public final class HeuristicEvaluator implements Evaluator {
         boolean readsDisk = incoming.contains(QueryModel.DISK);
         boolean writesDisk = outgoing.contains(QueryModel.DISK);
         boolean[] taken = variable.shared() || used.isEmpty() ? null : pool.taken(used);
+        boolean diskAdmitted = query.admits(variable.name(), QueryModel.DISK, bound::get);
         double inverseWeight = 1 / weight;
         HostLoad[] loads = pool.loads;
         int best = -1;
@@ -200,6 +201,9 @@ public final class HeuristicEvaluator implements Evaluator {
             }
             double score;
             if (pool.disk[i]) {
+                if (!diskAdmitted) {
+                    continue;
+                }
                 score = MAX;
             } else {
                 boolean local = i == onlySender || i == onlyReceiver;
@@ -222,7 +226,8 @@ public final class HeuristicEvaluator implements Evaluator {
         }
         if (best < 0) {
             throw new EvaluationException("variable " + variable.name() + " has no candidate left: the variables "
-                    + "sharing its pool need more distinct values than it lists (declare them shared to allow reuse)");
+                    + "sharing its pool need more distinct values than it lists (declare them shared to allow reuse)"
+                    + (diskAdmitted ? "" : ", and disk may not be its value: " + QueryModel.DISK_RULE));
         }
         String chosen = pool.candidates.get(best);
         bound.put(variable.name(), chosen);

@@ -22,6 +22,9 @@ final class BindingSpace {
     private final boolean[][] allowed;
     private final boolean[] shared;
     private final int[] seen;
+    /** Flows joining two variables, or a variable to {@code disk} or from the unknown source: {@link #admissible}. */
+    private final int[][] diskChecks;
+
     private int stamp;
 
     BindingSpace(QueryModel query) {
@@ -47,6 +50,34 @@ final class BindingSpace {
             }
         }
         seen = new int[values.size()];
+        diskChecks = diskChecks(query);
+    }
+
+    /**
+     * For each flow with a variable at an end: {source variable or -1, destination variable or -1}, where -1 stands
+     * for an end that is {@code disk} or the unknown source; flows whose other end is a host never break the rule.
+     */
+    private int[][] diskChecks(QueryModel query) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int v = 0; v < variables.size(); v++) {
+            index.put(variables.get(v).name(), v);
+        }
+        List<int[]> checks = new ArrayList<>();
+        for (Flow flow : query.query().flows()) {
+            String source = QueryModel.key(flow.source());
+            String destination = QueryModel.key(flow.destination());
+            Integer sourceVariable = index.get(source);
+            Integer destinationVariable = index.get(destination);
+            boolean sourceFixed = source.equals(QueryModel.DISK) || source.equals(QueryModel.UNKNOWN_SOURCE);
+            if (sourceVariable != null && destinationVariable != null) {
+                checks.add(new int[] {sourceVariable, destinationVariable});
+            } else if (destinationVariable != null && sourceFixed) {
+                checks.add(new int[] {-1, destinationVariable});
+            } else if (sourceVariable != null && destination.equals(QueryModel.DISK)) {
+                checks.add(new int[] {sourceVariable, -1});
+            }
+        }
+        return checks.toArray(new int[0][]);
     }
 
     private int id(String value) {
@@ -112,6 +143,22 @@ final class BindingSpace {
             }
         }
         return moved;
+    }
+
+    /** Whether no flow goes from disk to disk or from the unknown source to disk ({@link QueryModel#admits}). */
+    boolean admissible(int[] binding) {
+        Integer disk = ids.get(QueryModel.DISK);
+        if (disk == null) {
+            return true;
+        }
+        for (int[] check : diskChecks) {
+            boolean sourceDisk = check[0] < 0 || binding[check[0]] == disk;
+            boolean destinationDisk = check[1] < 0 || binding[check[1]] == disk;
+            if (sourceDisk && destinationDisk) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the non-shared variables all have different values. */

@@ -260,7 +260,8 @@ public final class RefinedEvaluator implements Evaluator {
                     || runs >= budget
                     || bounded >= budget * BOUNDS_PER_RUN
                     || Arrays.equals(candidate, current)
-                    || !space.distinct(candidate)) {
+                    || !space.distinct(candidate)
+                    || !space.admissible(candidate)) {
                 return false;
             }
             bounded++;
