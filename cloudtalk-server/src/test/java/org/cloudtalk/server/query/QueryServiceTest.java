@@ -77,6 +77,42 @@ class QueryServiceTest {
     }
 
     @Test
+    void concurrentAnswersOversubscribingHostsSpreadByTheShareANewFlowWouldGet() throws Exception {
+        // Four 100 MiB/s hosts and one at 10 MiB/s; each answer reserves a 256 MiB read at the host's capacity.
+        for (int i = 1; i <= 4; i++) {
+            status.loads.put("10.0.0." + i, new HostLoad(100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0));
+        }
+        status.loads.put("10.0.0.5", new HostLoad(10 * MIB, 0, 10 * MIB, 0, 10 * MIB, 0, 10 * MIB, 0));
+        // Held for a second (the test's clock stands still, so none lapses): 256 MiB over 1 s is above every capacity.
+        QueryService service = service(TenantLimits.DEFAULT, Duration.ofSeconds(1));
+        Map<String, Integer> answers = new ConcurrentHashMap<>();
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                sent.add(clients.submit(() -> {
+                    QueryService.Answer answer = service.answer(
+                            "src = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5)\nf1 src -> 10.0.0.100 size 256M",
+                            options(EvaluatorName.HEURISTIC));
+                    answers.merge(answer.binding().valueOf("src"), 1, Integer::sum);
+                    return null;
+                }));
+            }
+            for (Future<?> answer : sent) {
+                answer.get();
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        // A new flow's share is 10 times larger on a fast host at equal numbers of flows: the slow host's turn comes
+        // about once per ten on each fast one (before, the slow host's smaller deficit in bytes/s won 62 of 100).
+        assertThat(answers.getOrDefault("10.0.0.5", 0)).as("%s", answers).isBetween(1, 6);
+        for (int i = 1; i <= 4; i++) {
+            assertThat(answers.get("10.0.0." + i)).as("%s", answers).isBetween(20, 26);
+        }
+    }
+
+    @Test
     void theExplanationShowsTheRunThatAnswered() throws Exception {
         hosts(5, 100 * MIB);
         QueryService service = service(TenantLimits.DEFAULT, Duration.ZERO);

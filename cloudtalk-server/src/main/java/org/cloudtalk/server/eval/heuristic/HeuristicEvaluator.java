@@ -131,6 +131,22 @@ public final class HeuristicEvaluator implements Evaluator {
         return network;
     }
 
+    /**
+     * Listing 1's score of one resource: what is left of it, {@code capacity - use / W}. Once pseudo-reservations
+     * oversubscribe it, that is below zero, where bytes/s would rank a slow host's small deficit above a fast host's
+     * large one and every concurrent query would pile onto the slowest host. An oversubscribed resource scores
+     * {@code -1 / share} instead, where share is what a new flow would get there ({@code capacity / (n + 1)}, n the
+     * use in capacities): below every resource with room left, and among oversubscribed ones by that share.
+     */
+    static double left(double capacity, double weightedUse) {
+        double left = capacity - weightedUse;
+        if (left >= 0) {
+            return left;
+        }
+        double share = capacity * capacity / (weightedUse + capacity);
+        return share > 0 ? -1 / share : -MAX;
+    }
+
     /** A candidate list with its loads and positions, so the per-candidate loop needs no lookups. */
     private static final class Pool {
         final List<String> candidates;
@@ -208,11 +224,12 @@ public final class HeuristicEvaluator implements Evaluator {
             } else {
                 boolean local = i == onlySender || i == onlyReceiver;
                 HostLoad load = loads[i];
-                double netRx = local || !receives ? MAX : load.rxCapacity() - load.rxUse() * inverseWeight;
-                double netTx = local || !sends ? MAX : load.txCapacity() - load.txUse() * inverseWeight;
+                double netRx = local || !receives ? MAX : left(load.rxCapacity(), load.rxUse() * inverseWeight);
+                double netTx = local || !sends ? MAX : left(load.txCapacity(), load.txUse() * inverseWeight);
                 // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
-                double diskRead = readsDisk ? load.diskReadCapacity() - load.diskReadUse() * inverseWeight : MAX;
-                double diskWrite = writesDisk ? load.diskWriteCapacity() - load.diskWriteUse() * inverseWeight : MAX;
+                double diskRead = readsDisk ? left(load.diskReadCapacity(), load.diskReadUse() * inverseWeight) : MAX;
+                double diskWrite =
+                        writesDisk ? left(load.diskWriteCapacity(), load.diskWriteUse() * inverseWeight) : MAX;
                 score = Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
             }
             if (scores != null) {
