@@ -1,6 +1,9 @@
 package org.cloudtalk.server.topology;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,13 +39,38 @@ public final class TopologyParser {
     private TopologyParser() {}
 
     public static Topology read(Path file) throws TopologyException {
-        String text;
+        byte[] bytes;
         try {
-            text = Files.readString(file);
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new TopologyException("cannot read " + file + " (" + e.getMessage() + ")");
         }
-        return parse(text);
+        return parse(utf8(bytes));
+    }
+
+    /** The file's text; where it is not UTF-8, an error naming the first line that is not. */
+    private static String utf8(byte[] bytes) throws TopologyException {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            int line = 1;
+            int start = 0;
+            for (int i = 0; i <= bytes.length; i++) {
+                if (i == bytes.length || bytes[i] == '\n') {
+                    try {
+                        StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, i - start));
+                    } catch (CharacterCodingException bad) {
+                        break;
+                    }
+                    line++;
+                    start = i + 1;
+                }
+            }
+            throw new TopologyException("line " + line + ": not valid UTF-8 text");
+        }
     }
 
     public static Topology parse(String text) throws TopologyException {

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -138,6 +141,17 @@ class TopologyParserTest {
         Topology topology = TopologyParser.read(Path.of("..", "examples", "topology", "two-pods.topo"));
         assertThat(topology.racks()).hasSize(4);
         assertThat(topology.rackOf("10.1.1.7")).map(Topology.Rack::pod).contains("p2");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8SaysWhichLine(@TempDir Path temp) throws Exception {
+        Path file = temp.resolve("latin1.topo");
+        Files.write(
+                file,
+                "tier host rate 1Gbps latency 5us buffer 50pkt\n# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> TopologyParser.read(file))
+                .isInstanceOf(TopologyException.class)
+                .hasMessage("line 2: not valid UTF-8 text");
     }
 
     @Test

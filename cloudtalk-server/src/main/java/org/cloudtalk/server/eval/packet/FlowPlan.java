@@ -97,7 +97,9 @@ final class FlowPlan {
             if (endpoint instanceof Endpoint.UnknownSource
                     || endpoint instanceof Endpoint.Disk
                     || (variable != null && variable.candidates().contains(QueryModel.DISK))) {
-                throw refuse(flow, "may not run between two hosts (the packet evaluator simulates the network only)");
+                throw refuse(
+                        flow,
+                        "must run between two hosts (the packet evaluator simulates the network only, not disks or the unknown source)");
             }
         }
     }

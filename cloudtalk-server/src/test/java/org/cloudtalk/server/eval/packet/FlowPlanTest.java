@@ -34,11 +34,11 @@ class FlowPlanTest {
                 .isInstanceOf(EvaluationException.class)
                 .hasMessage("packet evaluator: flow f1 has 'rate', which a packet simulation does not model");
         assertThatThrownBy(() -> plan("A = (10.0.0.1 disk)\nf1 10.0.0.5 -> A size 1M\n"))
-                .hasMessage("packet evaluator: flow f1 may not run between two hosts "
-                        + "(the packet evaluator simulates the network only)");
+                .hasMessage("packet evaluator: flow f1 must run between two hosts "
+                        + "(the packet evaluator simulates the network only, not disks or the unknown source)");
         assertThatThrownBy(() -> plan("f1 0.0.0.0 -> 10.0.0.1 size 1M\n"))
-                .hasMessage("packet evaluator: flow f1 may not run between two hosts "
-                        + "(the packet evaluator simulates the network only)");
+                .hasMessage("packet evaluator: flow f1 must run between two hosts "
+                        + "(the packet evaluator simulates the network only, not disks or the unknown source)");
         assertThatThrownBy(() -> plan("f1 10.0.0.2 -> 10.0.0.1\n"))
                 .hasMessage(
                         "packet evaluator: flow f1 has no size (the packet evaluator simulates transfers of known size)");
