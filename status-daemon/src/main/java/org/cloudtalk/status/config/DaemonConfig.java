@@ -293,14 +293,23 @@ public record DaemonConfig(
         EndpointSettings endpoint(InetAddress endpoint, Map<String, String> ownKeys, SystemFiles files)
                 throws ConfigException {
             String ip = endpoint.getHostAddress();
-            String iface = forEndpoint(ownKeys, "interface").orElse(null);
-            if (iface == null) {
+            Optional<String> namedInterface = forEndpoint(ownKeys, "interface");
+            String iface;
+            if (namedInterface.isPresent()) {
+                iface = namedInterface.get();
+                // A missing device would only show as an endpoint reported fully used, for as long as the daemon runs.
+                if (!NicCounters.exists(files, iface)) {
+                    throw ConfigException.invalid(keySetting(ownKeys, "interface"), iface, "no such network interface");
+                }
+            } else {
                 iface = interfaceHolding(endpoint)
                         .orElseThrow(() -> ConfigException.invalid(
                                 "endpoints", ip, "no local interface holds it; set " + escapedKey(ip, "interface")));
             }
             Optional<String> disk = forEndpoint(ownKeys, "disk");
-            if (disk.isEmpty()) {
+            if (disk.isPresent()) {
+                checkDiskListed(keySetting(ownKeys, "disk"), disk.get(), files);
+            } else {
                 String path = forEndpoint(ownKeys, "disk.path").orElse("/");
                 disk = deviceUnder(ip, path, files);
             }
@@ -323,6 +332,18 @@ public record DaemonConfig(
         /** {@code endpoint.<ip>.<key>} as a properties file must spell it: an IPv6 address's ':' escaped. */
         private static String escapedKey(String ip, String key) {
             return ENDPOINT_PREFIX + ip.replace(":", "\\:") + "." + key;
+        }
+
+        /** A named disk that is not there would only show as an endpoint reported fully used. */
+        private static void checkDiskListed(String key, String device, SystemFiles files) throws ConfigException {
+            try {
+                if (!DiskCounters.isListed(files, device)) {
+                    throw ConfigException.invalid(key, device, "no such block device in " + files.diskstats());
+                }
+            } catch (IOException e) {
+                throw ConfigException.invalid(
+                        key, device, "cannot read " + files.diskstats() + " (" + e.getMessage() + ")");
+            }
         }
 
         /** Whether the operator capped this direction (its own key or the key for both directions). */
@@ -353,6 +374,12 @@ public record DaemonConfig(
                         perEndpoint.get(), value(perEndpoint.get()).get(), 1, MAX_CAPACITY);
             }
             return number(key, defaultValue, 1, MAX_CAPACITY);
+        }
+
+        /** The key that gives the endpoint its value of {@code key}, for messages: its own, else the global one. */
+        private String keySetting(Map<String, String> ownKeys, String key) {
+            String own = ownKeys.get(key);
+            return own != null && value(own).isPresent() ? own : key;
         }
 
         /** The endpoint's own setting of {@code key}, else the global one. */

@@ -156,6 +156,20 @@ class DaemonConfigTest {
     }
 
     @Test
+    void aNamedInterfaceOrDiskMustExistAtStart() throws Exception {
+        assertError("interface", "nonexistent0", "Invalid value nonexistent0 for interface: no such network interface");
+        assertError(
+                "endpoint.10.0.0.1.interface",
+                "nonexistent0",
+                "Invalid value nonexistent0 for endpoint.10.0.0.1.interface: no such network interface");
+        assertError(
+                "disk",
+                "nosuchdisk",
+                "Invalid value nosuchdisk for disk: no such block device in "
+                        + Path.of(properties.get("procfs.root"), "diskstats"));
+    }
+
+    @Test
     void explainsEveryBadValue() throws Exception {
         assertError("port", "70000", "Invalid value 70000 for port: must be between 0 and 65535");
         assertError("port", "http", "Invalid value http for port: not a whole number");
