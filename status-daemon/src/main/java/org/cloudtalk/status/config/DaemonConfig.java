@@ -12,11 +12,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.common.config.ConfigValues;
 import org.cloudtalk.status.sample.DiskCounters;
@@ -74,6 +77,17 @@ public record DaemonConfig(
             "disk.read.capacity.mibps",
             "disk.write.capacity.mibps");
 
+    private static final String ENDPOINT_PREFIX = "endpoint.";
+    /** The endpoint keys whose values are capacities, in Mbit/s or MiB/s. */
+    private static final Set<String> NUMBER_KEYS = Set.of(
+            "nic.capacity.mbps",
+            "nic.rx.capacity.mbps",
+            "nic.tx.capacity.mbps",
+            "disk.read.capacity.mibps",
+            "disk.write.capacity.mibps");
+
+    private static final long MAX_CAPACITY = 100_000_000;
+
     public DaemonConfig {
         requireNonNull(bindAddress, "bindAddress is null");
         key = Arrays.copyOf(requireNonNull(key, "key is null"), key.length);
@@ -107,9 +121,11 @@ public record DaemonConfig(
         SystemFiles files = new SystemFiles(
                 Path.of(settings.value("sysfs.root").orElse("/sys")),
                 Path.of(settings.value("procfs.root").orElse("/proc")));
+        List<InetAddress> served = settings.endpoints();
+        Map<InetAddress, Map<String, String>> perEndpointKeys = settings.perEndpointKeys(served);
         List<EndpointSettings> endpoints = new ArrayList<>();
-        for (InetAddress endpoint : settings.endpoints()) {
-            endpoints.add(settings.endpoint(endpoint, files));
+        for (InetAddress endpoint : served) {
+            endpoints.add(settings.endpoint(endpoint, perEndpointKeys.getOrDefault(endpoint, Map.of()), files));
         }
         return new DaemonConfig(
                 new InetSocketAddress(bind, port),
@@ -144,17 +160,84 @@ public record DaemonConfig(
         }
 
         void checkKeys() throws ConfigException {
-            ConfigValues.checkKeys(
-                    properties, key -> GLOBAL_KEYS.contains(key) || ENDPOINT_KEYS.contains(key) || isEndpointKey(key));
+            for (Map.Entry<String, String> entry : properties.entrySet()) {
+                String key = entry.getKey();
+                if (!GLOBAL_KEYS.contains(key)
+                        && !ENDPOINT_KEYS.contains(key)
+                        && endpointSuffix(key).isEmpty()) {
+                    throw new ConfigException("Unknown configuration key " + key + colonHint(key, entry.getValue()));
+                }
+            }
         }
 
-        private static boolean isEndpointKey(String key) {
-            if (!key.startsWith("endpoint.")) {
-                return false;
+        /**
+         * java.util.Properties ends a key at its first unescaped ':', so {@code endpoint.::1.disk = sda} arrives as
+         * key {@code endpoint.} with value {@code :1.disk = sda}. When the key and value, joined again, make an
+         * endpoint key, say how to write it.
+         */
+        private static String colonHint(String key, String value) {
+            if (!key.startsWith(ENDPOINT_PREFIX)) {
+                return "";
+            }
+            String written = key + ":" + value.split("[=\\s]", 2)[0];
+            return endpointSuffix(written).isPresent()
+                    ? ": a ':' in a key must be escaped as '\\:' (write " + written.replace(":", "\\:") + ")"
+                    : "";
+        }
+
+        /** The endpoint key that {@code key} sets for one endpoint, {@code endpoint.<ip>.<suffix>}; the longest wins. */
+        private static Optional<String> endpointSuffix(String key) {
+            if (!key.startsWith(ENDPOINT_PREFIX)) {
+                return Optional.empty();
             }
             return ENDPOINT_KEYS.stream()
-                    .anyMatch(suffix ->
-                            key.endsWith("." + suffix) && key.length() > "endpoint.".length() + suffix.length() + 1);
+                    .filter(suffix ->
+                            key.endsWith("." + suffix) && key.length() > ENDPOINT_PREFIX.length() + suffix.length() + 1)
+                    .max(Comparator.comparingInt(String::length));
+        }
+
+        /**
+         * Every {@code endpoint.<ip>.<key>}, by the endpoint it names: served endpoint -> endpoint key -> the key as
+         * written. The address may be written in any form ({@code ::1} or {@code 0:0:0:0:0:0:0:1}), so keys are
+         * matched by parsed address, not by text. A key for an address this daemon does not serve is not an error,
+         * since one file may configure the daemons of several hosts, but its value must still be valid and it is
+         * logged, so a mistyped address is not silently ignored.
+         */
+        Map<InetAddress, Map<String, String>> perEndpointKeys(List<InetAddress> served) throws ConfigException {
+            Map<InetAddress, Map<String, String>> keysByEndpoint = new HashMap<>();
+            for (String key : properties.keySet()) {
+                Optional<String> suffix = endpointSuffix(key);
+                if (suffix.isEmpty()) {
+                    continue;
+                }
+                String value = properties.get(key);
+                String written = key.substring(
+                        ENDPOINT_PREFIX.length(), key.length() - suffix.get().length() - 1);
+                InetAddress address;
+                try {
+                    address = ConfigValues.literal(key, written);
+                } catch (ConfigException e) {
+                    throw ConfigException.invalid(key, value, written + " is not an IP address literal");
+                }
+                if (NUMBER_KEYS.contains(suffix.get()) && value(key).isPresent()) {
+                    ConfigValues.parse(key, value(key).get(), 1, MAX_CAPACITY);
+                }
+                if (!served.contains(address)) {
+                    log.warn(
+                            "{} is ignored: {} is not one of the endpoints this daemon serves ({})",
+                            key,
+                            written,
+                            served.stream().map(InetAddress::getHostAddress).collect(Collectors.joining(", ")));
+                    continue;
+                }
+                String earlier = keysByEndpoint
+                        .computeIfAbsent(address, a -> new HashMap<>())
+                        .putIfAbsent(suffix.get(), key);
+                if (earlier != null) {
+                    throw ConfigException.invalid(key, value, "the same endpoint is also set by " + earlier);
+                }
+            }
+            return keysByEndpoint;
         }
 
         Optional<String> value(String key) {
@@ -206,46 +289,76 @@ public record DaemonConfig(
             return addresses;
         }
 
-        EndpointSettings endpoint(InetAddress endpoint, SystemFiles files) throws ConfigException {
+        /** One served endpoint's settings; {@code ownKeys} maps endpoint keys to the keys that set them for it. */
+        EndpointSettings endpoint(InetAddress endpoint, Map<String, String> ownKeys, SystemFiles files)
+                throws ConfigException {
             String ip = endpoint.getHostAddress();
-            String iface = forEndpoint(ip, "interface").orElse(null);
-            if (iface == null) {
+            Optional<String> namedInterface = forEndpoint(ownKeys, "interface");
+            String iface;
+            if (namedInterface.isPresent()) {
+                iface = namedInterface.get();
+                // A missing device would only show as an endpoint reported fully used, for as long as the daemon runs.
+                if (!NicCounters.exists(files, iface)) {
+                    throw ConfigException.invalid(keySetting(ownKeys, "interface"), iface, "no such network interface");
+                }
+            } else {
                 iface = interfaceHolding(endpoint)
                         .orElseThrow(() -> ConfigException.invalid(
-                                "endpoints", ip, "no local interface holds it; set endpoint." + ip + ".interface"));
+                                "endpoints", ip, "no local interface holds it; set " + escapedKey(ip, "interface")));
             }
-            Optional<String> disk = forEndpoint(ip, "disk");
-            if (disk.isEmpty()) {
-                String path = forEndpoint(ip, "disk.path").orElse("/");
+            Optional<String> disk = forEndpoint(ownKeys, "disk");
+            if (disk.isPresent()) {
+                checkDiskListed(keySetting(ownKeys, "disk"), disk.get(), files);
+            } else {
+                String path = forEndpoint(ownKeys, "disk.path").orElse("/");
                 disk = deviceUnder(ip, path, files);
             }
             OptionalLong deviceSpeed = NicCounters.speedBitsPerSecond(files, iface);
-            long rx = nicCapacity(ip, "nic.rx.capacity.mbps", deviceSpeed);
-            long tx = nicCapacity(ip, "nic.tx.capacity.mbps", deviceSpeed);
-            if (deviceSpeed.isEmpty() && !(capSet(ip, "nic.rx.capacity.mbps") && capSet(ip, "nic.tx.capacity.mbps"))) {
+            long rx = nicCapacity(ownKeys, "nic.rx.capacity.mbps", deviceSpeed);
+            long tx = nicCapacity(ownKeys, "nic.tx.capacity.mbps", deviceSpeed);
+            if (deviceSpeed.isEmpty()
+                    && !(capSet(ownKeys, "nic.rx.capacity.mbps") && capSet(ownKeys, "nic.tx.capacity.mbps"))) {
                 log.warn(
                         "{}: {} reports no link speed and no nic.capacity.mbps is set; assuming {} Mbit/s",
                         ip,
                         iface,
                         DEFAULT_NIC_MBPS);
             }
-            long read = endpointNumber(ip, "disk.read.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
-            long write = endpointNumber(ip, "disk.write.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
+            long read = endpointNumber(ownKeys, "disk.read.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
+            long write = endpointNumber(ownKeys, "disk.write.capacity.mibps", DEFAULT_DISK_MIBPS) << 20;
             return new EndpointSettings(endpoint, iface, disk, rx, tx, read, write);
         }
 
+        /** {@code endpoint.<ip>.<key>} as a properties file must spell it: an IPv6 address's ':' escaped. */
+        private static String escapedKey(String ip, String key) {
+            return ENDPOINT_PREFIX + ip.replace(":", "\\:") + "." + key;
+        }
+
+        /** A named disk that is not there would only show as an endpoint reported fully used. */
+        private static void checkDiskListed(String key, String device, SystemFiles files) throws ConfigException {
+            try {
+                if (!DiskCounters.isListed(files, device)) {
+                    throw ConfigException.invalid(key, device, "no such block device in " + files.diskstats());
+                }
+            } catch (IOException e) {
+                throw ConfigException.invalid(
+                        key, device, "cannot read " + files.diskstats() + " (" + e.getMessage() + ")");
+            }
+        }
+
         /** Whether the operator capped this direction (its own key or the key for both directions). */
-        private boolean capSet(String ip, String directionKey) {
-            return forEndpoint(ip, directionKey).isPresent()
-                    || forEndpoint(ip, "nic.capacity.mbps").isPresent();
+        private boolean capSet(Map<String, String> ownKeys, String directionKey) {
+            return forEndpoint(ownKeys, directionKey).isPresent()
+                    || forEndpoint(ownKeys, "nic.capacity.mbps").isPresent();
         }
 
         /** The operator's cap (direction-specific first, then both directions), bounded by the device's speed. */
-        private long nicCapacity(String ip, String directionKey, OptionalLong deviceSpeed) throws ConfigException {
+        private long nicCapacity(Map<String, String> ownKeys, String directionKey, OptionalLong deviceSpeed)
+                throws ConfigException {
             OptionalLong cap = OptionalLong.empty();
             for (String key : List.of(directionKey, "nic.capacity.mbps")) {
-                if (cap.isEmpty() && forEndpoint(ip, key).isPresent()) {
-                    cap = OptionalLong.of(endpointNumber(ip, key, 0) * 1_000_000);
+                if (cap.isEmpty() && forEndpoint(ownKeys, key).isPresent()) {
+                    cap = OptionalLong.of(endpointNumber(ownKeys, key, 0) * 1_000_000);
                 }
             }
             if (cap.isPresent() && deviceSpeed.isPresent()) {
@@ -254,16 +367,24 @@ public record DaemonConfig(
             return cap.orElse(deviceSpeed.orElse(DEFAULT_NIC_MBPS * 1_000_000));
         }
 
-        private long endpointNumber(String ip, String key, long defaultValue) throws ConfigException {
-            String perEndpoint = "endpoint." + ip + "." + key;
-            if (value(perEndpoint).isPresent()) {
-                return ConfigValues.parse(perEndpoint, value(perEndpoint).get(), 1, 100_000_000);
+        private long endpointNumber(Map<String, String> ownKeys, String key, long defaultValue) throws ConfigException {
+            Optional<String> perEndpoint = Optional.ofNullable(ownKeys.get(key));
+            if (perEndpoint.isPresent() && value(perEndpoint.get()).isPresent()) {
+                return ConfigValues.parse(
+                        perEndpoint.get(), value(perEndpoint.get()).get(), 1, MAX_CAPACITY);
             }
-            return number(key, defaultValue, 1, 100_000_000);
+            return number(key, defaultValue, 1, MAX_CAPACITY);
         }
 
-        private Optional<String> forEndpoint(String ip, String key) {
-            return value("endpoint." + ip + "." + key).or(() -> value(key));
+        /** The key that gives the endpoint its value of {@code key}, for messages: its own, else the global one. */
+        private String keySetting(Map<String, String> ownKeys, String key) {
+            String own = ownKeys.get(key);
+            return own != null && value(own).isPresent() ? own : key;
+        }
+
+        /** The endpoint's own setting of {@code key}, else the global one. */
+        private Optional<String> forEndpoint(Map<String, String> ownKeys, String key) {
+            return Optional.ofNullable(ownKeys.get(key)).flatMap(this::value).or(() -> value(key));
         }
 
         private static Optional<String> interfaceHolding(InetAddress endpoint) throws ConfigException {

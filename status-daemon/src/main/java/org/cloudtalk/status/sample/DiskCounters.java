@@ -26,6 +26,17 @@ public record DiskCounters(long bytesRead, long bytesWritten, long busyMillis) {
         throw new IOException("no device " + device + " in " + files.diskstats());
     }
 
+    /** Whether {@code /proc/diskstats} has a line for this device name. */
+    public static boolean isListed(SystemFiles files, String device) throws IOException {
+        for (String line : Files.readAllLines(files.diskstats())) {
+            String[] fields = line.trim().split("\\s+");
+            if (fields.length >= 3 && fields[2].equals(device)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The block device holding {@code path}: the mount with the longest mount point that contains it, matched to
      * {@code /proc/diskstats} by major:minor. Empty for file systems without one (overlay, tmpfs).

@@ -13,6 +13,11 @@ public record NicCounters(long rxBytes, long txBytes) {
                 readLong(files.netStatistic(iface, "tx_bytes"), reads));
     }
 
+    /** Whether the kernel knows an interface of this name (it has a directory under /sys/class/net). */
+    public static boolean exists(SystemFiles files, String iface) {
+        return Files.isDirectory(files.netInterface(iface));
+    }
+
     /** Link speed in bits/s; empty when unknown (virtual NICs report -1 or refuse the read). */
     public static OptionalLong speedBitsPerSecond(SystemFiles files, String iface) {
         try {

@@ -13,15 +13,19 @@ public record SystemFiles(Path sysfs, Path procfs) {
         requireNonNull(procfs, "procfs is null");
     }
 
+    Path netInterface(String iface) {
+        return sysfs.resolve("class/net").resolve(iface);
+    }
+
     Path netStatistic(String iface, String counter) {
-        return sysfs.resolve("class/net").resolve(iface).resolve("statistics").resolve(counter);
+        return netInterface(iface).resolve("statistics").resolve(counter);
     }
 
     Path netSpeed(String iface) {
-        return sysfs.resolve("class/net").resolve(iface).resolve("speed");
+        return netInterface(iface).resolve("speed");
     }
 
-    Path diskstats() {
+    public Path diskstats() {
         return procfs.resolve("diskstats");
     }
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.cloudtalk.common.config.ConfigException;
+import org.cloudtalk.common.config.ConfigValues;
 import org.cloudtalk.status.FakeSystem;
 import org.cloudtalk.status.sample.EndpointSettings;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,6 +88,85 @@ class DaemonConfigTest {
             System.setErr(original);
         }
         return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void perEndpointKeysMatchAnyTextualFormOfTheAddress() throws Exception {
+        properties.put("endpoints", "::1");
+        properties.put("endpoint.::1.nic.capacity.mbps", "100");
+        assertThat(DaemonConfig.from(properties).endpoints().get(0).nicRxCapacityBitsPerSecond())
+                .isEqualTo(100_000_000L);
+        properties.put("endpoints", "0:0:0:0:0:0:0:1");
+        assertThat(DaemonConfig.from(properties).endpoints().get(0).nicTxCapacityBitsPerSecond())
+                .isEqualTo(100_000_000L);
+    }
+
+    @Test
+    void anIpv6EndpointKeyWorksFromAFileWithItsColonsEscaped() throws Exception {
+        properties.put("endpoints", "2001:db8::7");
+        Path file = temp.resolve("daemon.properties");
+        Files.writeString(file, "endpoint.2001\\:db8\\:\\:7.nic.tx.capacity.mbps = 100\n");
+        properties.putAll(ConfigValues.read(file, "--config"));
+        assertThat(DaemonConfig.from(properties).endpoints().get(0).nicTxCapacityBitsPerSecond())
+                .isEqualTo(100_000_000L);
+    }
+
+    @Test
+    void anUnescapedColonInAKeySaysHowToEscapeIt() throws Exception {
+        properties.put("endpoints", "::1");
+        Path file = temp.resolve("daemon.properties");
+        Files.writeString(file, "endpoint.::1.nic.capacity.mbps = 100\n");
+        properties.putAll(ConfigValues.read(file, "--config"));
+        assertThatThrownBy(() -> DaemonConfig.from(properties))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Unknown configuration key endpoint.: a ':' in a key must be escaped as '\\:' "
+                        + "(write endpoint.\\:\\:1.nic.capacity.mbps)");
+    }
+
+    @Test
+    void perEndpointKeysNeedAnAddressAndAValidValue() throws Exception {
+        assertError(
+                "endpoint.foo.nic.capacity.mbps",
+                "abc",
+                "Invalid value abc for endpoint.foo.nic.capacity.mbps: foo is not an IP address literal");
+        // Checked even for an address this daemon does not serve: the same file may be another host's.
+        assertError(
+                "endpoint.10.0.0.9.nic.capacity.mbps",
+                "abc",
+                "Invalid value abc for endpoint.10.0.0.9.nic.capacity.mbps: not a whole number");
+        assertError(
+                "endpoint.10.0.0.1.disk.read.capacity.mibps",
+                "0",
+                "Invalid value 0 for endpoint.10.0.0.1.disk.read.capacity.mibps: must be between 1 and 100000000");
+        properties.put("endpoints", "::1");
+        properties.put("endpoint.::1.nic.capacity.mbps", "100");
+        assertError(
+                "endpoint.0:0:0:0:0:0:0:1.nic.capacity.mbps",
+                "200",
+                "Invalid value 200 for endpoint.0:0:0:0:0:0:0:1.nic.capacity.mbps: "
+                        + "the same endpoint is also set by endpoint.::1.nic.capacity.mbps");
+    }
+
+    @Test
+    void aKeyForAnAddressNotServedIsLoggedNotSilentlyIgnored() throws Exception {
+        properties.put("endpoint.10.0.0.9.nic.capacity.mbps", "100");
+        assertThat(warningsOf(properties))
+                .contains("endpoint.10.0.0.9.nic.capacity.mbps is ignored: "
+                        + "10.0.0.9 is not one of the endpoints this daemon serves (10.0.0.1)");
+    }
+
+    @Test
+    void aNamedInterfaceOrDiskMustExistAtStart() throws Exception {
+        assertError("interface", "nonexistent0", "Invalid value nonexistent0 for interface: no such network interface");
+        assertError(
+                "endpoint.10.0.0.1.interface",
+                "nonexistent0",
+                "Invalid value nonexistent0 for endpoint.10.0.0.1.interface: no such network interface");
+        assertError(
+                "disk",
+                "nosuchdisk",
+                "Invalid value nosuchdisk for disk: no such block device in "
+                        + Path.of(properties.get("procfs.root"), "diskstats"));
     }
 
     @Test
