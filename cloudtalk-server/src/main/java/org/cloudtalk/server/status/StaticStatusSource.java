@@ -215,7 +215,7 @@ public final class StaticStatusSource implements StatusSource {
         if (value == null || !value.isNumber()) {
             throw new IllegalArgumentException("missing number " + field);
         }
-        return value.asDouble();
+        return notNegative(field, value);
     }
 
     private static double optional(JsonNode host, String field) {
@@ -223,6 +223,14 @@ public final class StaticStatusSource implements StatusSource {
         if (value != null && !value.isNumber()) {
             throw new IllegalArgumentException(field + " is not a number");
         }
-        return value == null ? 0 : value.asDouble();
+        return value == null ? 0 : notNegative(field, value);
+    }
+
+    /** Checked here, in the file's own units: the load checks its values after bits became bytes. */
+    private static double notNegative(String field, JsonNode value) {
+        if (value.asDouble() < 0) {
+            throw new IllegalArgumentException(field + " is negative: " + value.asText());
+        }
+        return value.asDouble();
     }
 }

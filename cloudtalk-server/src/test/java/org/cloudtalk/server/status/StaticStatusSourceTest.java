@@ -95,6 +95,13 @@ class StaticStatusSourceTest {
                 .hasMessageEndingWith("host 10.0.0.1: missing number nicTxCapacityBitsPerSecond");
         Files.writeString(file, "{\"hosts\": {\"db1\": {}}}");
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("host 'db1'");
+        Files.writeString(
+                file,
+                "{\"hosts\": {\"10.0.0.1\": {\"nicRxCapacityBitsPerSecond\": 1e9, \"nicRxUseBitsPerSecond\": -1,"
+                        + " \"nicTxCapacityBitsPerSecond\": 1e9, \"diskReadCapacityBytesPerSecond\": 1,"
+                        + " \"diskWriteCapacityBytesPerSecond\": 1}}}");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageEndingWith("host 10.0.0.1: nicRxUseBitsPerSecond is negative: -1");
         Files.writeString(file, "[]");
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("expected an object");
     }
