@@ -21,7 +21,9 @@ class AddressTest {
         "2001:0db8:0000:0000:0001:0000:0000:0001, 2001:db8::1:0:0:1, IPV6",
         "2001:db8:0:1:1:1:1:1, 2001:db8:0:1:1:1:1:1, IPV6",
         "fe80::, fe80::, IPV6",
-        "::ffff:10.0.0.1, ::ffff:a00:1, IPV6",
+        "::ffff:10.0.0.1, 10.0.0.1, IPV4",
+        "0:0:0:0:0:FFFF:7f00:1, 127.0.0.1, IPV4",
+        "::fffe:10.0.0.1, ::fffe:a00:1, IPV6",
         "1:2:3:4:5:6:7:8, 1:2:3:4:5:6:7:8, IPV6",
     })
     void canonicalizes(String literal, String canonical, Address.Family family) {

@@ -6,8 +6,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * A literal IP address in canonical text form: dotted decimal for IPv4, RFC 5952 for IPv6. Parsing never resolves
- * names (no DNS on the query path).
+ * A literal IP address in canonical text form: dotted decimal for IPv4 (also for an IPv4-mapped IPv6 address,
+ * {@code ::ffff:a.b.c.d}), RFC 5952 for IPv6. Parsing never resolves names (no DNS on the query path).
  */
 public record Address(String text, Family family) {
     public enum Family {
@@ -137,7 +137,23 @@ public record Address(String text, Family family) {
         int[] groups = new int[8];
         System.arraycopy(headGroups, 0, groups, 0, headGroups.length);
         System.arraycopy(tailGroups, 0, groups, 8 - tailGroups.length, tailGroups.length);
+        if (isV4Mapped(groups)) {
+            // ::ffff:a.b.c.d is the IPv4 host a.b.c.d (as the JDK and the kernel take it): one host, one text, so
+            // that distinct values and status lookups see it as the same machine.
+            return new Address(
+                    formatV4(new int[] {groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff}),
+                    Family.IPV4);
+        }
         return new Address(formatV6(groups), Family.IPV6);
+    }
+
+    private static boolean isV4Mapped(int[] groups) {
+        for (int i = 0; i < 5; i++) {
+            if (groups[i] != 0) {
+                return false;
+            }
+        }
+        return groups[5] == 0xffff;
     }
 
     /** Hex groups separated by single colons; the last may be an embedded dotted IPv4 address if allowed. */
