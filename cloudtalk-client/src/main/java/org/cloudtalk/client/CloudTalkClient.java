@@ -114,13 +114,17 @@ public final class CloudTalkClient {
             Map<String, Object> object = (Map<String, Object>) parsed;
             json = object;
         } catch (IllegalArgumentException e) {
-            throw new CloudTalkException(
-                    CloudTalkException.Kind.UNAVAILABLE,
-                    "BAD_ANSWER",
-                    "HTTP " + status + " with an unreadable body: " + e.getMessage(),
-                    0,
-                    0,
-                    e);
+            if (status == 200) {
+                throw new CloudTalkException(
+                        CloudTalkException.Kind.UNAVAILABLE,
+                        "BAD_ANSWER",
+                        "HTTP " + status + " with an unreadable body: " + e.getMessage(),
+                        0,
+                        0,
+                        e);
+            }
+            // An error page from something in between (a proxy's 503): the status says what happened.
+            json = Map.of();
         }
         if (status != 200) {
             String code = json.get(Field.CODE) instanceof String s ? s : "HTTP_" + status;

@@ -52,6 +52,14 @@ class CloudTalkClientTest {
         assertThat(catchThrowableOfType(CloudTalkException.class, () -> CloudTalkClient.interpret(200, "<html>"))
                         .code())
                 .isEqualTo("BAD_ANSWER");
+        // An error page that is not the server's JSON (a proxy's): its status still says what happened.
+        CloudTalkException proxied = catchThrowableOfType(
+                CloudTalkException.class, () -> CloudTalkClient.interpret(503, "<html>Service Unavailable</html>"));
+        assertThat(proxied.kind()).isEqualTo(CloudTalkException.Kind.UNAVAILABLE);
+        assertThat(proxied.code()).isEqualTo("HTTP_503");
+        assertThat(catchThrowableOfType(CloudTalkException.class, () -> CloudTalkClient.interpret(429, ""))
+                        .kind())
+                .isEqualTo(CloudTalkException.Kind.RATE_LIMITED);
     }
 
     @Test

@@ -112,7 +112,7 @@ public record HintSettings(
         } catch (URISyntaxException e) {
             throw invalid(value, SERVER_URI, e.getReason());
         }
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1) {
+        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535) {
             throw invalid(value, SERVER_URI, "expected http://HOST:PORT");
         }
         return uri;

@@ -37,6 +37,7 @@ class HintSettingsTest {
                 "cloudtalk.deadline.ms | soon | Invalid value soon for cloudtalk.deadline.ms: not a whole number",
                 "cloudtalk.deadline.ms | 0 | Invalid value 0 for cloudtalk.deadline.ms: must be between 1 and 60000",
                 "cloudtalk.server.uri | ftp://host:1 | Invalid value ftp://host:1 for cloudtalk.server.uri: expected http://HOST:PORT",
+                "cloudtalk.server.uri | http://127.0.0.1:99999 | Invalid value http://127.0.0.1:99999 for cloudtalk.server.uri: expected http://HOST:PORT",
                 "cloudtalk.evaluator | magic | Invalid value magic for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",
                 "cloudtalk.hdfs.endpoint | dns | Invalid value dns for cloudtalk.hdfs.endpoint: must be ip or hostname",

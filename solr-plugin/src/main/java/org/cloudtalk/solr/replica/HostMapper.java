@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
+import org.cloudtalk.lang.ast.Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class HostMapper {
     private static final Logger log = LoggerFactory.getLogger(HostMapper.class);
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     private final Map<String, String> inline;
     private final Optional<Path> file;
@@ -91,19 +90,28 @@ public final class HostMapper {
                 return Optional.of(ip);
             }
         }
-        if (isIpLiteral(host)) {
-            return Optional.of(host);
+        Optional<String> literal = canonicalIp(host);
+        if (literal.isPresent()) {
+            return literal;
         }
         return resolved.computeIfAbsent(host, HostMapper::resolve);
     }
 
-    static boolean isIpLiteral(String host) {
-        return IPV4.matcher(host).matches() || (host.contains(":") && host.matches("[0-9a-fA-F:.]+"));
+    /**
+     * The canonical text of an IP literal, the form CloudTalk answers in (so that an answer matches the replica it
+     * names), or empty when {@code text} is not one.
+     */
+    static Optional<String> canonicalIp(String text) {
+        try {
+            return Optional.of(Address.parse(text).text());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<String> resolve(String host) {
         try {
-            return Optional.of(InetAddress.getByName(host).getHostAddress());
+            return Optional.of(Address.of(InetAddress.getByName(host)).text());
         } catch (UnknownHostException e) {
             log.warn("Solr host {} does not resolve; map it in {}", host, AdvisorConfig.HOST_MAP);
             return Optional.empty();
@@ -128,12 +136,14 @@ public final class HostMapper {
         return validated(key, entries);
     }
 
+    /** The entries with their IPs in canonical text; an entry whose IP is not an IP literal is refused. */
     private static Map<String, String> validated(String key, Map<String, String> entries) {
-        entries.forEach((name, ip) -> {
-            if (!isIpLiteral(ip)) {
-                throw new ConfigException(key, name + "=" + ip, ip + " is not an IP address literal");
-            }
-        });
-        return Map.copyOf(entries);
+        Map<String, String> canonical = new HashMap<>();
+        entries.forEach((name, ip) -> canonical.put(
+                name,
+                canonicalIp(ip)
+                        .orElseThrow(() ->
+                                new ConfigException(key, name + "=" + ip, ip + " is not an IP address literal"))));
+        return Map.copyOf(canonical);
     }
 }

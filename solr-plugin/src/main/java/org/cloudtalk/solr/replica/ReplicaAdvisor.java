@@ -95,6 +95,9 @@ public final class ReplicaAdvisor implements AutoCloseable {
         Map<String, Map<String, String>> ipsByShard = new TreeMap<>();
         SortedMap<String, List<String>> pools = new TreeMap<>();
         for (Map.Entry<String, List<String>> shard : shardNodes.entrySet()) {
+            if (shard.getValue().isEmpty()) {
+                continue; // no replica Solr may use (all down): nothing to choose, Solr deals with the shard
+            }
             Map<String, String> ips = new HashMap<>();
             for (String node : shard.getValue()) {
                 Optional<String> ip = mapper.ip(node);
@@ -124,7 +127,7 @@ public final class ReplicaAdvisor implements AutoCloseable {
             if (cause instanceof RejectedExecutionException) {
                 return Advice.fallback(Fallback.OVERLOADED);
             }
-            log.warn("Keeping Solr's replica order: the query failed", cause);
+            log.warn("Keeping Solr's replica order: the query failed: {}", cause.toString());
             return Advice.fallback(Fallback.ERROR);
         }
         Map<String, Set<String>> preferred = new HashMap<>();
@@ -196,7 +199,15 @@ public final class ReplicaAdvisor implements AutoCloseable {
     }
 
     private void submit(PoolKey key, Entry entry) {
-        ReplicaQuery query = ReplicaQuery.of(key, config.responseBytes(), config.diskReadBytes());
+        ReplicaQuery query;
+        try {
+            query = ReplicaQuery.of(key, config.responseBytes(), config.diskReadBytes());
+        } catch (RuntimeException e) {
+            // Completed, so that the failure is served and counted until the TTL ends like any other answer: an entry
+            // left in flight would never expire, and every request for the key would wait out its deadline.
+            entry.complete(null, e);
+            return;
+        }
         try {
             queries.execute(() -> {
                 long start = System.nanoTime();

@@ -25,6 +25,7 @@ class HostMapperTest {
         // No entry: an IP literal is its own endpoint.
         assertThat(mapper.ip("10.1.1.9:8983_solr")).contains("10.1.1.9");
         assertThat(mapper.ip("[fe80::1]:8983_solr")).contains("fe80::1");
+        assertThat(mapper.ip("[FE80:0::1]:8983_solr")).contains("fe80::1");
     }
 
     @Test
@@ -58,6 +59,13 @@ class HostMapperTest {
     void inlineEntriesMustBeIpLiterals() {
         assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "solr1=solr2"))
                 .hasMessage("Invalid value solr1=solr2 for cloudtalk.host.map: solr2 is not an IP address literal");
+        assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "b=999.0.0.2"))
+                .hasMessage("Invalid value b=999.0.0.2 for cloudtalk.host.map: 999.0.0.2 is not an IP address literal");
+        assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "b=::::"))
+                .hasMessage("Invalid value b=:::: for cloudtalk.host.map: :::: is not an IP address literal");
+        // Kept in the form CloudTalk answers in, so that its answers match the replicas they name.
+        assertThat(HostMapper.parseInline("cloudtalk.host.map", "b=2001:DB8:0::1,c=::ffff:10.0.0.3"))
+                .isEqualTo(Map.of("b", "2001:db8::1", "c", "10.0.0.3"));
         assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "solr1"))
                 .hasMessage("Invalid value solr1 for cloudtalk.host.map: expected node-or-host=ip entries separated by "
                         + "commas");

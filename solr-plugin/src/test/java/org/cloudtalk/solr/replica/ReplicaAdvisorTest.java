@@ -126,6 +126,26 @@ class ReplicaAdvisorTest {
     }
 
     @Test
+    void aShardWithNoReplicaToChooseIsLeftOutOfTheQuery() {
+        // Solr passes an empty list for a shard whose replicas are all down: the other shards are still advised, and
+        // no request waits out its deadline for a query that could not be built.
+        ScriptedSource source = new ScriptedSource(Map.of("s0", "10.0.0.2"));
+        Map<String, List<String>> shards = Map.of("shard1", List.of("a:8983_solr", "b:8983_solr"), "shard2", List.of());
+        try (ReplicaAdvisor advisor = new ReplicaAdvisor(config(AdvisorConfig.DEADLINE_MS, "100"), source, metrics)) {
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                Advice advice = advisor.advise(AGG, shards);
+                assertThat(advice.fallback()).isEmpty();
+                assertThat(advice.preferredNodes()).isEqualTo(Map.of("shard1", Set.of("b:8983_solr")));
+                assertThat(System.nanoTime() - start)
+                        .isLessThan(Duration.ofMillis(100).toNanos());
+            }
+            assertThat(source.queries).hasSize(1);
+            assertThat(source.queries.get(0)).doesNotContain("s1");
+        }
+    }
+
+    @Test
     void reusesAnAnswerWithinTheTtlAndAsksAgainAfterIt() throws Exception {
         ScriptedSource source = new ScriptedSource(
                 Map.of("s0", "10.0.0.2", "s1", "10.0.0.1"), Map.of("s0", "10.0.0.1", "s1", "10.0.0.3"));
