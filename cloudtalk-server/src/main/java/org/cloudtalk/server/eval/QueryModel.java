@@ -45,10 +45,18 @@ public final class QueryModel {
     private final Map<String, Variable> byName = new HashMap<>();
     private final Map<String, Set<String>> incoming = new HashMap<>();
     private final Map<String, Set<String>> outgoing = new HashMap<>();
+    private final List<DiskRule> diskRules = new ArrayList<>();
     /** Variables that may not take {@code disk}: a flow joins them to {@code disk} or comes from the unknown source. */
     private final Set<String> neverDisk = new HashSet<>();
     /** For each variable, the variables a flow joins it to: both may not take {@code disk}. */
     private final Map<String, Set<String>> diskPeers = new HashMap<>();
+
+    /**
+     * A flow that a binding could turn into one the language refuses as written ({@code disk -> disk}, {@code 0.0.0.0
+     * -> disk}): the variables at its ends, null for an end that is {@code disk} or the unknown source. The binding
+     * breaks the rule when both ends are {@code disk}, a null end counting as one.
+     */
+    public record DiskRule(String source, String destination) {}
 
     public QueryModel(Query query) {
         this.query = requireNonNull(query, "query is null");
@@ -77,22 +85,36 @@ public final class QueryModel {
             boolean sourceVariable = byName.containsKey(source);
             boolean destinationVariable = byName.containsKey(destination);
             if (sourceVariable && destinationVariable) {
-                diskPeers.computeIfAbsent(source, unused -> new HashSet<>()).add(destination);
-                diskPeers
-                        .computeIfAbsent(destination, unused -> new HashSet<>())
-                        .add(source);
+                diskRules.add(new DiskRule(source, destination));
             } else if (destinationVariable && (source.equals(DISK) || source.equals(UNKNOWN_SOURCE))) {
-                neverDisk.add(destination);
+                diskRules.add(new DiskRule(null, destination));
             } else if (sourceVariable && destination.equals(DISK)) {
-                neverDisk.add(source);
+                diskRules.add(new DiskRule(source, null));
             }
         }
+        for (DiskRule rule : diskRules) {
+            if (rule.source() == null || rule.destination() == null) {
+                neverDisk.add(rule.source() == null ? rule.destination() : rule.source());
+            } else {
+                diskPeers
+                        .computeIfAbsent(rule.source(), unused -> new HashSet<>())
+                        .add(rule.destination());
+                diskPeers
+                        .computeIfAbsent(rule.destination(), unused -> new HashSet<>())
+                        .add(rule.source());
+            }
+        }
+    }
+
+    /** The flows a binding could turn into {@code disk -> disk} or {@code 0.0.0.0 -> disk} ({@link #admits}). */
+    public List<DiskRule> diskRules() {
+        return List.copyOf(diskRules);
     }
 
     /**
      * Whether {@code variable} may take {@code value} while other variables take what {@code boundValues} says (null:
      * not bound yet). A binding may not turn a flow into one the language refuses as written: {@code disk -> disk} or
-     * {@code 0.0.0.0 -> disk}.
+     * {@code 0.0.0.0 -> disk}; nor may it take {@code disk} from a peer whose only candidate that is.
      */
     public boolean admits(String variable, String value, Function<String, String> boundValues) {
         if (!value.equals(DISK)) {
@@ -102,7 +124,10 @@ public final class QueryModel {
             return false;
         }
         for (String peer : diskPeers.getOrDefault(variable, Set.of())) {
-            if (DISK.equals(boundValues.apply(peer))) {
+            String bound = boundValues.apply(peer);
+            // An unbound peer must keep a value other than disk, or taking disk here would leave it none.
+            if (DISK.equals(bound)
+                    || bound == null && byName.get(peer).candidates().stream().allMatch(DISK::equals)) {
                 return false;
             }
         }

@@ -251,11 +251,7 @@ public final class QueryService {
             Map<String, Map<String, Double>> scores;
             try {
                 evaluation = evaluator.evaluate(shuffled, state, deadline);
-                // Over the same order as the evaluation, so that the heuristic's explanation shows the run that
-                // answered; shown in the query's own candidate order.
-                scores = options.explain()
-                        ? inDeclaredOrder(query, heuristic.explain(shuffled, state, deadline))
-                        : Map.of();
+                scores = options.explain() ? explanation(query, shuffled, state, deadline) : Map.of();
             } catch (CostLimitException e) {
                 throw new QueryRejectedException(ApiError.OVER_LIMITS, e.getMessage());
             } catch (EvaluationException e) {
@@ -324,6 +320,20 @@ public final class QueryService {
         if (value > limit) {
             throw new QueryRejectedException(
                     ApiError.OVER_LIMITS, "query has " + value + " " + what + "; the limit is " + limit);
+        }
+    }
+
+    /**
+     * The heuristic's scores over the same candidate order as the evaluation (so that, for the heuristic, they show
+     * the run that answered), in the query's own candidate order; none where the heuristic finds no binding that
+     * another evaluator did (an explanation never costs the answer).
+     */
+    private Map<String, Map<String, Double>> explanation(
+            Query query, QueryModel shuffled, ClusterState state, Deadline deadline) {
+        try {
+            return inDeclaredOrder(query, heuristic.explain(shuffled, state, deadline));
+        } catch (EvaluationException e) {
+            return Map.of();
         }
     }
 

@@ -88,6 +88,13 @@ class EvaluatorTest {
             assertThat(List.of(pair.valueOf("A"), pair.valueOf("B")))
                     .as("%s, A -> B", evaluator)
                     .isNotEqualTo(List.of("disk", "disk"));
+            // The only binding gives B the disk: A must not take it first.
+            Binding onlyOne = evaluator
+                    .evaluate(model("shared A = (disk 10.0.0.1)\nshared B = (disk)\nf1 A -> B size 1G"), state)
+                    .binding();
+            assertThat(List.of(onlyOne.valueOf("A"), onlyOne.valueOf("B")))
+                    .as("%s, only B may be disk", evaluator)
+                    .isEqualTo(List.of("10.0.0.1", "disk"));
             assertThatThrownBy(() -> evaluator.evaluate(model("A = (disk)\nf1 A -> disk size 1G"), state))
                     .as("%s, only disk", evaluator)
                     .isInstanceOf(EvaluationException.class)

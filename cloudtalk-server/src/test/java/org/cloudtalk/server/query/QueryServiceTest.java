@@ -106,10 +106,24 @@ class QueryServiceTest {
         }
         // A new flow's share is 10 times larger on a fast host at equal numbers of flows: the slow host's turn comes
         // about once per ten on each fast one (before, the slow host's smaller deficit in bytes/s won 62 of 100).
-        assertThat(answers.getOrDefault("10.0.0.5", 0)).as("%s", answers).isBetween(1, 6);
+        assertThat(answers.getOrDefault("10.0.0.5", 0)).as("%s", answers).isBetween(1, 8);
         for (int i = 1; i <= 4; i++) {
-            assertThat(answers.get("10.0.0." + i)).as("%s", answers).isBetween(20, 26);
+            assertThat(answers.get("10.0.0." + i)).as("%s", answers).isBetween(18, 27);
         }
+    }
+
+    @Test
+    void anExplanationTheHeuristicCannotGiveNeverCostsTheAnswer() throws Exception {
+        hosts(9, 100 * MIB);
+        status.loads.put("10.0.0.2", new HostLoad(100 * MIB, 0, 100 * MIB, 90 * MIB, 100 * MIB, 0, 100 * MIB, 0));
+        // Greedy, the heuristic gives A the idle 10.0.0.1 and leaves B nothing; the exhaustive search finds A=10.0.0.2.
+        QueryService.Answer answer = service(TenantLimits.DEFAULT, Duration.ZERO)
+                .answer(
+                        "A = (10.0.0.1 10.0.0.2)\nB = (10.0.0.1)\nf1 A -> 10.0.0.9 size 1G\nf2 B -> 10.0.0.9 size 1G",
+                        new QueryService.Options(
+                                "tenant-a", EvaluatorName.EXHAUSTIVE, false, Duration.ofSeconds(5), true));
+        assertThat(answer.binding().values()).isEqualTo(Map.of("A", "10.0.0.2", "B", "10.0.0.1"));
+        assertThat(answer.candidateScores()).isEmpty();
     }
 
     @Test

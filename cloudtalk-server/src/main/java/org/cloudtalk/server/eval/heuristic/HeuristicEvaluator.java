@@ -242,9 +242,12 @@ public final class HeuristicEvaluator implements Evaluator {
             }
         }
         if (best < 0) {
-            throw new EvaluationException("variable " + variable.name() + " has no candidate left: the variables "
-                    + "sharing its pool need more distinct values than it lists (declare them shared to allow reuse)"
-                    + (diskAdmitted ? "" : ", and disk may not be its value: " + QueryModel.DISK_RULE));
+            String why = variable.shared()
+                    ? "disk may not be its value: " + QueryModel.DISK_RULE
+                    : "the variables sharing its pool need more distinct values than it lists (declare them shared to"
+                            + " allow reuse)"
+                            + (diskAdmitted ? "" : ", and disk may not be its value: " + QueryModel.DISK_RULE);
+            throw new EvaluationException("variable " + variable.name() + " has no candidate left: " + why);
         }
         String chosen = pool.candidates.get(best);
         bound.put(variable.name(), chosen);

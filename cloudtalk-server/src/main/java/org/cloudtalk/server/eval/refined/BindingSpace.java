@@ -53,31 +53,18 @@ final class BindingSpace {
         diskChecks = diskChecks(query);
     }
 
-    /**
-     * For each flow with a variable at an end: {source variable or -1, destination variable or -1}, where -1 stands
-     * for an end that is {@code disk} or the unknown source; flows whose other end is a host never break the rule.
-     */
+    /** Each of the query's {@link QueryModel.DiskRule}s as variable indices, -1 for a disk or unknown-source end. */
     private int[][] diskChecks(QueryModel query) {
         Map<String, Integer> index = new HashMap<>();
         for (int v = 0; v < variables.size(); v++) {
             index.put(variables.get(v).name(), v);
         }
-        List<int[]> checks = new ArrayList<>();
-        for (Flow flow : query.query().flows()) {
-            String source = QueryModel.key(flow.source());
-            String destination = QueryModel.key(flow.destination());
-            Integer sourceVariable = index.get(source);
-            Integer destinationVariable = index.get(destination);
-            boolean sourceFixed = source.equals(QueryModel.DISK) || source.equals(QueryModel.UNKNOWN_SOURCE);
-            if (sourceVariable != null && destinationVariable != null) {
-                checks.add(new int[] {sourceVariable, destinationVariable});
-            } else if (destinationVariable != null && sourceFixed) {
-                checks.add(new int[] {-1, destinationVariable});
-            } else if (sourceVariable != null && destination.equals(QueryModel.DISK)) {
-                checks.add(new int[] {sourceVariable, -1});
-            }
-        }
-        return checks.toArray(new int[0][]);
+        return query.diskRules().stream()
+                .map(rule -> new int[] {
+                    rule.source() == null ? -1 : index.get(rule.source()),
+                    rule.destination() == null ? -1 : index.get(rule.destination())
+                })
+                .toArray(int[][]::new);
     }
 
     private int id(String value) {
