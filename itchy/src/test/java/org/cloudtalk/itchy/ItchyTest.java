@@ -878,6 +878,34 @@ class ItchyTest {
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(full);
     }
 
+    /**
+     * A reducer that writes under another key than the one it reduces: an increment could neither replace nor delete
+     * those records, so QMC and MO refuse it in the first job already, before any increment could differ from a
+     * recompute (it had shown a=2 and a#=3 where a recompute has only a#=3).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void aReducerWritingUnderAnotherKeyIsRefusedInTheFirstJob(ItchyMode mode) throws Exception {
+        String name = "other-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(base, "part.txt")), StandardCharsets.UTF_8)) {
+            out.write("a,1\na,1\n");
+        }
+        ItchyJob job = tagsExample("other-key", OtherKeyReducer.class, LongWritable.class)
+                .job()
+                .apply(conf(mode), name);
+        assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed")
+                .hasMessageContaining("the reducer wrote a record under key 'a#' while reducing key 'a'")
+                .hasMessageContaining("needs a reducer that writes only under the key it reduces")
+                .hasMessageContaining("itchy.mode=off");
+    }
+
     @Test
     void currentRefusesAnOutputWithSeveralRecordsPerKey() throws Exception {
         Configuration conf = conf(ItchyMode.MO);
