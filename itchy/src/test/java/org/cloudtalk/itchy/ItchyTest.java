@@ -906,6 +906,29 @@ class ItchyTest {
                 .hasMessageContaining("itchy.mode=off");
     }
 
+    /**
+     * Commas (and a leading space) in input file and output directory names: the tasks get every path back as it
+     * was (a comma had split a path, and every run failed with a StringIndexOutOfBoundsException).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void pathsWithCommasAreRunAsGiven(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "commas-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, " a,b.txt"), 300, 71);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out,0"));
+        Path appended = new Path(root, "append,1");
+        WORD_COUNT.data().write(fs, new Path(appended, "c,d.txt"), 30, 72);
+        job.runIncrement(List.of(appended), new Path(root, "out,1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full")));
+    }
+
     @Test
     void currentRefusesAnOutputWithSeveralRecordsPerKey() throws Exception {
         Configuration conf = conf(ItchyMode.MO);
