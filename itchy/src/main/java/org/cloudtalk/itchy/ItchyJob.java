@@ -204,6 +204,7 @@ public final class ItchyJob {
         Driver driver = new Driver(conf, job);
         TechniqueChoice choice = TechniqueChoice.of(driver, job, files);
         if (choice.mode() == ItchyMode.OFF) {
+            clearFailedAttempt(output);
             Job plain = job.plainJob(conf, files, output);
             driver.run(plain, "first job");
             return new RunReport(choice.mode(), choice.decision(), plain.getCounters(), output, driver.phases());
@@ -220,6 +221,7 @@ public final class ItchyJob {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
             driver.phase("input checks", checkStart);
+            clearFailedAttempt(output);
             int generation = ItchyStore.newGeneration(connection, conf, name);
             Job first = driver.newJob(
                     new Run(
@@ -409,7 +411,8 @@ public final class ItchyJob {
         FileSystem fs = output.getFileSystem(conf);
         if (fs.exists(output)) {
             if (fs.exists(new Path(output, "_SUCCESS"))) {
-                throw new ItchyException("output " + output + " exists; choose a new directory for this increment");
+                throw new ItchyException(
+                        "output " + output + " exists and holds a finished run's output; choose a new directory");
             }
             fs.delete(output, true);
         }

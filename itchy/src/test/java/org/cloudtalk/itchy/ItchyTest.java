@@ -595,6 +595,39 @@ class ItchyTest {
     }
 
     /**
+     * A first job whose task fails (a price that is not a number, past the records the decision model samples) is run
+     * again with the same output once the input is fixed: its unfinished output is replaced, as for an increment (it
+     * had failed with "Output directory ... already exists").
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "OFF"})
+    void aFailedFirstJobIsRerunIntoTheSameOutput(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        conf.setInt(ItchyConf.SAMPLE_RECORDS, 2);
+        String name = "first-rerun-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path input = new Path(root, "base/part.txt");
+        Path output = new Path(root, "out-0");
+        try (java.io.Writer out = new java.io.OutputStreamWriter(fs.create(input), StandardCharsets.UTF_8)) {
+            out.write("1,b,4\n2,b,6\n3,c,2\n4,f,9\n5,c,six\n");
+        }
+        ItchyJob job = JOB_AVG.job().apply(conf, name);
+        assertThatThrownBy(() -> job.runFirst(List.of(input.getParent()), output))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed");
+        assertThat(fs.exists(output)).as("the failed run's unfinished output").isTrue();
+
+        try (java.io.Writer out = new java.io.OutputStreamWriter(fs.create(input, true), StandardCharsets.UTF_8)) {
+            out.write("1,b,4\n2,b,6\n3,c,2\n4,f,9\n5,c,6\n");
+        }
+        job.runFirst(List.of(input.getParent()), output);
+        assertThat(ItchyOutput.read(conf, output))
+                .isEqualTo(recompute(JOB_AVG, List.of(input.getParent()), new Path(root, "full")));
+    }
+
+    /**
      * Itchy's own work in a task fails, not the user's code (here an MO map task cannot write its key notes: the
      * increment's scratch directory is a file): the task's exception is the cause of the driver's error, and the rerun
      * is right once the obstacle is gone.
