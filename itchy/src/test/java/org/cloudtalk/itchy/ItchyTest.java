@@ -594,6 +594,28 @@ class ItchyTest {
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
     }
 
+    /** A file given twice in one run (itself and its directory) is processed once, in a first job and an increment. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void aFileGivenTwiceIsProcessedOnce(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "twice-given-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = writeInput(root, "base", 300, 81);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base, new Path(base, "part.txt")), new Path(root, "out-0"));
+        Path appended = writeInput(root, "append-1", 30, 82);
+        ItchyJob.RunReport report =
+                job.runIncrement(List.of(appended, new Path(appended, "part.txt")), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full")));
+        if (mode != ItchyMode.QMC) {
+            assertThat(report.counter(ItchyCounters.MAP_INPUT_RECORDS)).isEqualTo(30);
+        }
+    }
+
     /**
      * A first job whose task fails (a price that is not a number, past the records the decision model samples) is run
      * again with the same output once the input is fixed: its unfinished output is replaced, as for an increment (it
