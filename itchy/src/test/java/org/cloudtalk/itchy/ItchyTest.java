@@ -244,6 +244,61 @@ class ItchyTest {
                 .isEqualTo(Launchers.USAGE);
     }
 
+    /**
+     * What {@code bin/itchy run} is told that cannot work is refused up front in one line naming the setting: a class
+     * not on the classpath or of the wrong kind (Hadoop's own RuntimeException had been an internal error), a number
+     * of reducers that is not a number or 0, an empty path.
+     */
+    @Test
+    void theToolRefusesABadJobDescriptionInOneLine() throws Exception {
+        Configuration conf = conf(ItchyMode.AUTO);
+        String base = "/itchy-test/tool-bad/base";
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 10, 43);
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(
+                "mapreduce.job.map.class=com.nope.Mapper",
+                "Invalid value com.nope.Mapper for mapreduce.job.map.class: no such class on the classpath");
+        refusals.put(
+                "mapreduce.job.reduce.class=java.lang.String",
+                "Invalid value java.lang.String for mapreduce.job.reduce.class: not a org.apache.hadoop.mapreduce.Reducer");
+        refusals.put(
+                "itchy.merge.class=com.nope.Merge",
+                "Invalid value com.nope.Merge for itchy.merge.class: no such class on the classpath");
+        refusals.put(
+                "mapreduce.job.reduces=abc",
+                "Invalid value abc for mapreduce.job.reduces: must be a whole number from 1 to 2147483647");
+        refusals.put(
+                "mapreduce.job.reduces=0",
+                "Invalid value 0 for mapreduce.job.reduces: must be a whole number from 1 to 2147483647");
+        refusals.put(
+                "itchy.sample.records=3000000000",
+                "Invalid value 3000000000 for itchy.sample.records: must be a whole number from 1 to 2147483647");
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            ToolRun run = tool(
+                    conf,
+                    "-D",
+                    "mapreduce.job.map.class=" + WordCount.TokenMapper.class.getName(),
+                    "-D",
+                    "mapreduce.job.reduce.class=" + WordCount.SumReducer.class.getName(),
+                    "-D",
+                    "mapreduce.job.output.key.class=" + Text.class.getName(),
+                    "-D",
+                    "mapreduce.job.output.value.class=" + IntWritable.class.getName(),
+                    "-D",
+                    refusal.getKey(),
+                    "run",
+                    "tool-bad",
+                    "first",
+                    base,
+                    "/itchy-test/tool-bad/out");
+            assertThat(run.exit()).as(refusal.getKey()).isEqualTo(ItchyTool.EXIT_FAILED);
+            assertThat(run.err()).as(refusal.getKey()).isEqualTo("itchy: " + refusal.getValue() + "\n");
+        }
+        ToolRun emptyPath = tool(conf, "run", "tool-bad", "first", "", "/itchy-test/tool-bad/out");
+        assertThat(emptyPath.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(emptyPath.err()).contains("Invalid value '' for PATH: a path must not be empty");
+    }
+
     private static String[] concat(String[] options, String... command) {
         return Stream.concat(Stream.of(options), Stream.of(command)).toArray(String[]::new);
     }
