@@ -649,6 +649,31 @@ class ItchyTest {
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
     }
 
+    /**
+     * A key longer than an HBase row key may be (here a 100,000-character word) is refused in the first job, naming
+     * the limit and the key's beginning (HBase's own errors named no key).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void aKeyLongerThanAnHBaseRowIsRefused(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "long-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(base, "part.txt")), StandardCharsets.UTF_8)) {
+            out.write("short words\n" + "x".repeat(100_000) + "\n");
+        }
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed")
+                .hasMessageContaining("key of 100004 bytes serialized (beginning \\x8D\\x01\\x86\\xA0xxxxx")
+                .hasMessageContaining("limited to 32767 bytes");
+    }
+
     /** A file given twice in one run (itself and its directory) is processed once, in a first job and an increment. */
     @ParameterizedTest(name = "{0}")
     @EnumSource(
