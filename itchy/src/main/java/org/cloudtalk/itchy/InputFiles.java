@@ -4,9 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
@@ -77,19 +78,21 @@ final class InputFiles {
         return path.getFileSystem(conf).makeQualified(path).toString();
     }
 
-    /** Every visible file under the given paths, in a stable order. */
+    /**
+     * Every visible file under the given paths, in a stable order, each once: a file named twice (itself and its
+     * directory, say) would otherwise have its records counted twice.
+     */
     List<Path> expand(List<Path> paths) throws IOException {
-        List<Path> files = new ArrayList<>();
+        SortedSet<Path> files = new TreeSet<>();
         for (Path path : paths) {
             FileSystem fs = path.getFileSystem(conf);
             for (FileStatus status : fs.listStatus(path)) {
                 String fileName = status.getPath().getName();
                 if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
-                    files.add(status.getPath());
+                    files.add(fs.makeQualified(status.getPath()));
                 }
             }
         }
-        files.sort(null);
-        return files;
+        return List.copyOf(files);
     }
 }

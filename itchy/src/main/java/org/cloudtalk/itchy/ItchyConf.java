@@ -41,11 +41,13 @@ public final class ItchyConf {
         if (mode != null) {
             ItchyMode.parse(mode);
         }
-        positive(conf, SAMPLE_RECORDS);
-        positive(conf, LOOKUP_THREADS);
-        positive(conf, CHUNK_BYTES);
-        positive(conf, BULK_SPILL_BYTES);
-        positive(conf, MO_TOUCHED_KEYS_MAX);
+        // Read with getInt where they are used: a larger number would fail there, not here.
+        positive(conf, SAMPLE_RECORDS, Integer.MAX_VALUE);
+        positive(conf, LOOKUP_THREADS, Integer.MAX_VALUE);
+        positive(conf, CHUNK_BYTES, Integer.MAX_VALUE);
+        positive(conf, MO_TOUCHED_KEYS_MAX, Integer.MAX_VALUE);
+        positive(conf, BULK_SPILL_BYTES, Long.MAX_VALUE);
+        userClass(conf, MERGE_CLASS, MergeFunction.class);
         String threshold = conf.getTrimmed(QMC_THRESHOLD);
         if (threshold != null) {
             try {
@@ -58,17 +60,42 @@ public final class ItchyConf {
         }
     }
 
-    private static void positive(Configuration conf, String key) {
+    /** A whole number from 1 to {@code max}, if set. */
+    static void positive(Configuration conf, String key, long max) {
         String value = conf.getTrimmed(key);
         if (value == null) {
             return;
         }
+        String reason = max == Integer.MAX_VALUE
+                ? "must be a whole number from 1 to " + Integer.MAX_VALUE
+                : "must be a whole number above 0";
         try {
-            if (Long.parseLong(value) <= 0) {
-                throw new ItchyException(invalid(value, key, "must be a whole number above 0"));
+            long number = Long.parseLong(value);
+            if (number <= 0 || number > max) {
+                throw new ItchyException(invalid(value, key, reason));
             }
         } catch (NumberFormatException e) {
-            throw new ItchyException(invalid(value, key, "must be a whole number above 0"), e);
+            throw new ItchyException(invalid(value, key, reason), e);
+        }
+    }
+
+    /**
+     * A class named by a key, if set, is on the classpath and of the given type. Checked here because Hadoop's
+     * {@code Configuration.getClass} reports neither in a way that names the key (a bare RuntimeException).
+     */
+    static void userClass(Configuration conf, String key, Class<?> type) {
+        String name = conf.getTrimmed(key);
+        if (name == null) {
+            return;
+        }
+        Class<?> loaded;
+        try {
+            loaded = conf.getClassByName(name);
+        } catch (ClassNotFoundException e) {
+            throw new ItchyException(invalid(name, key, "no such class on the classpath"), e);
+        }
+        if (!type.isAssignableFrom(loaded)) {
+            throw new ItchyException(invalid(name, key, "not a " + type.getName()));
         }
     }
 

@@ -15,7 +15,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -114,6 +116,20 @@ public final class ItchyJob {
      */
     public static ItchyJob from(Job job) {
         requireNonNull(job, "job is null");
+        Configuration conf = job.getConfiguration();
+        ItchyConf.userClass(conf, MRJobConfig.INPUT_FORMAT_CLASS_ATTR, InputFormat.class);
+        ItchyConf.userClass(conf, MRJobConfig.MAP_CLASS_ATTR, Mapper.class);
+        ItchyConf.userClass(conf, MRJobConfig.COMBINE_CLASS_ATTR, Reducer.class);
+        ItchyConf.userClass(conf, MRJobConfig.REDUCE_CLASS_ATTR, Reducer.class);
+        for (String key : List.of(
+                MRJobConfig.MAP_OUTPUT_KEY_CLASS,
+                MRJobConfig.MAP_OUTPUT_VALUE_CLASS,
+                MRJobConfig.OUTPUT_KEY_CLASS,
+                MRJobConfig.OUTPUT_VALUE_CLASS)) {
+            ItchyConf.userClass(conf, key, Object.class);
+        }
+        // Itchy's techniques work in the reducers; a map-only job has none.
+        ItchyConf.positive(conf, MRJobConfig.NUM_REDUCES, Integer.MAX_VALUE);
         try {
             if (job.getInputFormatClass() != TextInputFormat.class) {
                 throw new ItchyException(
@@ -125,7 +141,7 @@ public final class ItchyJob {
                 throw new ItchyException("job " + job.getJobName()
                         + " must set its own mapper and reducer classes: Itchy's techniques need an aggregation");
             }
-            ItchyJob itchy = create(job.getConfiguration(), job.getJobName())
+            ItchyJob itchy = create(conf, job.getJobName())
                     .mapper(job.getMapperClass())
                     .reducer(job.getReducerClass())
                     .mapOutput(job.getMapOutputKeyClass(), job.getMapOutputValueClass())
@@ -195,8 +211,8 @@ public final class ItchyJob {
 
     /** Runs the job over the base input, persisting the incremental data of the chosen technique. */
     public RunReport runFirst(List<Path> inputs, Path output) throws IOException, InterruptedException {
-        UserJob job = userJob();
         ItchyConf.validate(conf);
+        UserJob job = userJob();
         List<Path> files = inputFiles.expand(inputs);
         if (files.isEmpty()) {
             throw new ItchyException("no input files under " + inputs);
@@ -204,6 +220,7 @@ public final class ItchyJob {
         Driver driver = new Driver(conf, job);
         TechniqueChoice choice = TechniqueChoice.of(driver, job, files);
         if (choice.mode() == ItchyMode.OFF) {
+            clearFailedAttempt(output);
             Job plain = job.plainJob(conf, files, output);
             driver.run(plain, "first job");
             return new RunReport(choice.mode(), choice.decision(), plain.getCounters(), output, driver.phases());
@@ -220,6 +237,7 @@ public final class ItchyJob {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
             driver.phase("input checks", checkStart);
+            clearFailedAttempt(output);
             int generation = ItchyStore.newGeneration(connection, conf, name);
             Job first = driver.newJob(
                     new Run(
@@ -264,8 +282,8 @@ public final class ItchyJob {
      */
     public RunReport runIncrement(List<Path> appended, Path differentialOutput)
             throws IOException, InterruptedException {
-        UserJob job = userJob();
         ItchyConf.validate(conf);
+        UserJob job = userJob();
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             JobRecord record = ItchyStore.record(connection, conf, name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "
@@ -409,7 +427,8 @@ public final class ItchyJob {
         FileSystem fs = output.getFileSystem(conf);
         if (fs.exists(output)) {
             if (fs.exists(new Path(output, "_SUCCESS"))) {
-                throw new ItchyException("output " + output + " exists; choose a new directory for this increment");
+                throw new ItchyException(
+                        "output " + output + " exists and holds a finished run's output; choose a new directory");
             }
             fs.delete(output, true);
         }

@@ -242,6 +242,12 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value " + kind + " for KIND: expected first or increment");
             }
+            for (String path : paths) {
+                if (path.isEmpty()) { // Hadoop's Path refuses it with an IllegalArgumentException, an internal error
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "Invalid value '" + path + "' for PATH: a path must not be empty");
+                }
+            }
             boolean first = kind.equals("first");
             List<Path> inputs =
                     paths.subList(0, paths.size() - 1).stream().map(Path::new).toList();

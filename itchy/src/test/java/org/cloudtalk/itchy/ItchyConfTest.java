@@ -13,14 +13,24 @@ class ItchyConfTest {
             delimiter = '|',
             value = {
                 "itchy.mode | fast | Invalid value fast for itchy.mode: use auto, qmc, mo, merge or off",
-                "itchy.sample.records | many | Invalid value many for itchy.sample.records: must be a whole number above 0",
+                "itchy.sample.records | many | Invalid value many for itchy.sample.records: must be a whole number"
+                        + " from 1 to 2147483647",
+                "itchy.sample.records | 3000000000 | Invalid value 3000000000 for itchy.sample.records: must be a whole"
+                        + " number from 1 to 2147483647",
                 "itchy.qmc.lookup.threads | 0 | Invalid value 0 for itchy.qmc.lookup.threads: must be a whole number"
-                        + " above 0",
-                "itchy.chunk.bytes | 4M | Invalid value 4M for itchy.chunk.bytes: must be a whole number above 0",
+                        + " from 1 to 2147483647",
+                "itchy.chunk.bytes | 4M | Invalid value 4M for itchy.chunk.bytes: must be a whole number from 1 to"
+                        + " 2147483647",
+                "itchy.chunk.bytes | 3000000000 | Invalid value 3000000000 for itchy.chunk.bytes: must be a whole number"
+                        + " from 1 to 2147483647",
                 "itchy.bulk.spill.bytes | -1 | Invalid value -1 for itchy.bulk.spill.bytes: must be a whole number"
                         + " above 0",
                 "itchy.mo.touched.keys.max | 1.5 | Invalid value 1.5 for itchy.mo.touched.keys.max: must be a whole"
-                        + " number above 0",
+                        + " number from 1 to 2147483647",
+                "itchy.merge.class | com.nope.Merge | Invalid value com.nope.Merge for itchy.merge.class: no such class"
+                        + " on the classpath",
+                "itchy.merge.class | java.lang.String | Invalid value java.lang.String for itchy.merge.class: not a"
+                        + " org.cloudtalk.itchy.MergeFunction",
                 "itchy.qmc.threshold | -3 | Invalid value -3 for itchy.qmc.threshold: must be a number of at least 0",
                 "itchy.qmc.threshold | NaN | Invalid value NaN for itchy.qmc.threshold: must be a number of at least 0"
             })
@@ -33,7 +43,15 @@ class ItchyConfTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"itchy.mode, MO", "itchy.sample.records, 1", "itchy.qmc.threshold, 0", "itchy.qmc.threshold, 2.5"})
+    @CsvSource({
+        "itchy.mode, MO",
+        "itchy.sample.records, 1",
+        "itchy.chunk.bytes, 2147483647",
+        "itchy.bulk.spill.bytes, 3000000000",
+        "itchy.qmc.threshold, 0",
+        "itchy.qmc.threshold, 2.5",
+        "itchy.merge.class, org.cloudtalk.itchy.examples.WordCount$SumMerge"
+    })
     void aGoodSettingPasses(String key, String value) {
         Configuration conf = new Configuration(false);
         conf.set(key, value);

@@ -244,6 +244,61 @@ class ItchyTest {
                 .isEqualTo(Launchers.USAGE);
     }
 
+    /**
+     * What {@code bin/itchy run} is told that cannot work is refused up front in one line naming the setting: a class
+     * not on the classpath or of the wrong kind (Hadoop's own RuntimeException had been an internal error), a number
+     * of reducers that is not a number or 0, an empty path.
+     */
+    @Test
+    void theToolRefusesABadJobDescriptionInOneLine() throws Exception {
+        Configuration conf = conf(ItchyMode.AUTO);
+        String base = "/itchy-test/tool-bad/base";
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 10, 43);
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(
+                "mapreduce.job.map.class=com.nope.Mapper",
+                "Invalid value com.nope.Mapper for mapreduce.job.map.class: no such class on the classpath");
+        refusals.put(
+                "mapreduce.job.reduce.class=java.lang.String",
+                "Invalid value java.lang.String for mapreduce.job.reduce.class: not a org.apache.hadoop.mapreduce.Reducer");
+        refusals.put(
+                "itchy.merge.class=com.nope.Merge",
+                "Invalid value com.nope.Merge for itchy.merge.class: no such class on the classpath");
+        refusals.put(
+                "mapreduce.job.reduces=abc",
+                "Invalid value abc for mapreduce.job.reduces: must be a whole number from 1 to 2147483647");
+        refusals.put(
+                "mapreduce.job.reduces=0",
+                "Invalid value 0 for mapreduce.job.reduces: must be a whole number from 1 to 2147483647");
+        refusals.put(
+                "itchy.sample.records=3000000000",
+                "Invalid value 3000000000 for itchy.sample.records: must be a whole number from 1 to 2147483647");
+        for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+            ToolRun run = tool(
+                    conf,
+                    "-D",
+                    "mapreduce.job.map.class=" + WordCount.TokenMapper.class.getName(),
+                    "-D",
+                    "mapreduce.job.reduce.class=" + WordCount.SumReducer.class.getName(),
+                    "-D",
+                    "mapreduce.job.output.key.class=" + Text.class.getName(),
+                    "-D",
+                    "mapreduce.job.output.value.class=" + IntWritable.class.getName(),
+                    "-D",
+                    refusal.getKey(),
+                    "run",
+                    "tool-bad",
+                    "first",
+                    base,
+                    "/itchy-test/tool-bad/out");
+            assertThat(run.exit()).as(refusal.getKey()).isEqualTo(ItchyTool.EXIT_FAILED);
+            assertThat(run.err()).as(refusal.getKey()).isEqualTo("itchy: " + refusal.getValue() + "\n");
+        }
+        ToolRun emptyPath = tool(conf, "run", "tool-bad", "first", "", "/itchy-test/tool-bad/out");
+        assertThat(emptyPath.exit()).isEqualTo(Launchers.USAGE);
+        assertThat(emptyPath.err()).contains("Invalid value '' for PATH: a path must not be empty");
+    }
+
     private static String[] concat(String[] options, String... command) {
         return Stream.concat(Stream.of(options), Stream.of(command)).toArray(String[]::new);
     }
@@ -595,6 +650,86 @@ class ItchyTest {
     }
 
     /**
+     * A key longer than an HBase row key may be (here a 100,000-character word) is refused in the first job, naming
+     * the limit and the key's beginning (HBase's own errors named no key).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void aKeyLongerThanAnHBaseRowIsRefused(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "long-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(base, "part.txt")), StandardCharsets.UTF_8)) {
+            out.write("short words\n" + "x".repeat(100_000) + "\n");
+        }
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed")
+                .hasMessageContaining("key of 100004 bytes serialized (beginning \\x8D\\x01\\x86\\xA0xxxxx")
+                .hasMessageContaining("limited to 32767 bytes");
+    }
+
+    /** A file given twice in one run (itself and its directory) is processed once, in a first job and an increment. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void aFileGivenTwiceIsProcessedOnce(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "twice-given-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = writeInput(root, "base", 300, 81);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base, new Path(base, "part.txt")), new Path(root, "out-0"));
+        Path appended = writeInput(root, "append-1", 30, 82);
+        ItchyJob.RunReport report =
+                job.runIncrement(List.of(appended, new Path(appended, "part.txt")), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full")));
+        if (mode != ItchyMode.QMC) {
+            assertThat(report.counter(ItchyCounters.MAP_INPUT_RECORDS)).isEqualTo(30);
+        }
+    }
+
+    /**
+     * A first job whose task fails (a price that is not a number, past the records the decision model samples) is run
+     * again with the same output once the input is fixed: its unfinished output is replaced, as for an increment (it
+     * had failed with "Output directory ... already exists").
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "OFF"})
+    void aFailedFirstJobIsRerunIntoTheSameOutput(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        conf.setInt(ItchyConf.SAMPLE_RECORDS, 2);
+        String name = "first-rerun-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path input = new Path(root, "base/part.txt");
+        Path output = new Path(root, "out-0");
+        try (java.io.Writer out = new java.io.OutputStreamWriter(fs.create(input), StandardCharsets.UTF_8)) {
+            out.write("1,b,4\n2,b,6\n3,c,2\n4,f,9\n5,c,six\n");
+        }
+        ItchyJob job = JOB_AVG.job().apply(conf, name);
+        assertThatThrownBy(() -> job.runFirst(List.of(input.getParent()), output))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed");
+        assertThat(fs.exists(output)).as("the failed run's unfinished output").isTrue();
+
+        try (java.io.Writer out = new java.io.OutputStreamWriter(fs.create(input, true), StandardCharsets.UTF_8)) {
+            out.write("1,b,4\n2,b,6\n3,c,2\n4,f,9\n5,c,6\n");
+        }
+        job.runFirst(List.of(input.getParent()), output);
+        assertThat(ItchyOutput.read(conf, output))
+                .isEqualTo(recompute(JOB_AVG, List.of(input.getParent()), new Path(root, "full")));
+    }
+
+    /**
      * Itchy's own work in a task fails, not the user's code (here an MO map task cannot write its key notes: the
      * increment's scratch directory is a file): the task's exception is the cause of the driver's error, and the rerun
      * is right once the obstacle is gone.
@@ -876,6 +1011,57 @@ class ItchyTest {
         Path compacted = new Path(root, "compacted");
         ItchyOutput.compact(conf, name, compacted);
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(full);
+    }
+
+    /**
+     * A reducer that writes under another key than the one it reduces: an increment could neither replace nor delete
+     * those records, so QMC and MO refuse it in the first job already, before any increment could differ from a
+     * recompute (it had shown a=2 and a#=3 where a recompute has only a#=3).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MO", "QMC"})
+    void aReducerWritingUnderAnotherKeyIsRefusedInTheFirstJob(ItchyMode mode) throws Exception {
+        String name = "other-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        try (java.io.Writer out =
+                new java.io.OutputStreamWriter(fs.create(new Path(base, "part.txt")), StandardCharsets.UTF_8)) {
+            out.write("a,1\na,1\n");
+        }
+        ItchyJob job = tagsExample("other-key", OtherKeyReducer.class, LongWritable.class)
+                .job()
+                .apply(conf(mode), name);
+        assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed")
+                .hasMessageContaining("the reducer wrote a record under key 'a#' while reducing key 'a'")
+                .hasMessageContaining("needs a reducer that writes only under the key it reduces")
+                .hasMessageContaining("itchy.mode=off");
+    }
+
+    /**
+     * Commas (and a leading space) in input file and output directory names: the tasks get every path back as it
+     * was (a comma had split a path, and every run failed with a StringIndexOutOfBoundsException).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void pathsWithCommasAreRunAsGiven(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        String name = "commas-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, " a,b.txt"), 300, 71);
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out,0"));
+        Path appended = new Path(root, "append,1");
+        WORD_COUNT.data().write(fs, new Path(appended, "c,d.txt"), 30, 72);
+        job.runIncrement(List.of(appended), new Path(root, "out,1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full")));
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.cloudtalk.itchy.ItchyConf;
+import org.cloudtalk.itchy.ItchyException;
 
 /**
  * Owns Itchy's HBase layout and its commit. The chapter's layout (§5.6.1): one table per deployment; row key = the
@@ -187,7 +189,20 @@ public final class ItchyStore {
         return generation;
     }
 
+    /**
+     * A key's row: the job's signature and the serialized key.
+     *
+     * @throws ItchyException if the row would be longer than HBase allows, which HBase itself reports in errors that
+     *     name no key, at the bulk load or deep in a task
+     */
     public static byte[] row(byte[] signature, byte[] key) {
+        if (signature.length + key.length > HConstants.MAX_ROW_LENGTH) {
+            throw new ItchyException("an intermediate or output key of " + key.length + " bytes serialized (beginning "
+                    + Bytes.toStringBinary(key, 0, Math.min(key.length, 40)) + ") is too long: Itchy stores each key in"
+                    + " an HBase row, whose key is limited to " + HConstants.MAX_ROW_LENGTH + " bytes ("
+                    + signature.length
+                    + " of them the job's signature); shorten the job's keys, or run it with itchy.mode=off");
+        }
         return ByteBuffer.allocate(signature.length + key.length)
                 .put(signature)
                 .put(key)

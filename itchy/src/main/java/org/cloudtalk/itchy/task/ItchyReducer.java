@@ -16,9 +16,11 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.WrappedReducer;
 import org.cloudtalk.itchy.ItchyCounters;
+import org.cloudtalk.itchy.ItchyException;
 import org.cloudtalk.itchy.ItchyMode;
 import org.cloudtalk.itchy.mo.StoredValueCombiner;
 import org.cloudtalk.itchy.mo.StoredValuesPrefetch;
+import org.cloudtalk.itchy.qmc.DistinctKeysReducer;
 import org.cloudtalk.itchy.store.BulkCells;
 import org.cloudtalk.itchy.store.Generations;
 import org.cloudtalk.itchy.store.ItchyStore;
@@ -31,7 +33,8 @@ import org.cloudtalk.itchy.technique.Writables;
  * succeeded, see {@link BulkCells}): QMC the key's offsets (piggy-backed through the shuffle), MO the key's
  * intermediate values (folded by the job's combiner, if it has one). For an MO increment it first reads the key's
  * stored values (read ahead in batches) and hands them to the reducer ahead of the new ones (Algorithm 1). In an
- * increment, a key for which the user's reducer emits nothing is written as deleted ({@link Tombstones}).
+ * increment, a key for which the user's reducer emits nothing is written as deleted ({@link Tombstones}); QMC and MO
+ * refuse a reducer that writes under any other key than the one it reduces.
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyReducer extends Reducer<Object, Object, Object, Object> {
@@ -72,7 +75,12 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
                 current[0] = null;
             };
             boolean[] reducing = {false}; // a key is being reduced
-            boolean[] emitted = {false}; // the user's reducer wrote output for it
+            boolean[] emitted = {false}; // the user's reducer wrote output under it
+            // QMC and MO overlay an increment's records, and its deletions, by the key reduced: a record written under
+            // another key could never be replaced or deleted by a later increment. (A QMC key pass's own reducer writes
+            // its keys' bytes, not the job's result.)
+            boolean sameKeyOnly = (settings.mode() == ItchyMode.QMC || settings.mode() == ItchyMode.MO)
+                    && !(user instanceof DistinctKeysReducer);
             Reducer.Context wrapped = new WrappedReducer().new Context(context) {
                 @Override
                 public boolean nextKey() throws IOException, InterruptedException {
@@ -87,6 +95,9 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
 
                 @Override
                 public void write(Object key, Object value) throws IOException, InterruptedException {
+                    if (sameKeyOnly && !key.equals(context.getCurrentKey())) {
+                        throw otherKeyWritten(settings.mode(), key, context.getCurrentKey());
+                    }
                     emitted[0] = true;
                     context.write(key, value);
                 }
@@ -113,6 +124,13 @@ public final class ItchyReducer extends Reducer<Object, Object, Object, Object> 
             user.run(wrapped);
             finishKey.run();
         }
+    }
+
+    private static ItchyException otherKeyWritten(ItchyMode mode, Object written, Object reduced) {
+        return new ItchyException("the reducer wrote a record under key '" + written + "' while reducing key '"
+                + reduced + "': " + mode + " needs a reducer that writes only under the key it reduces (an increment"
+                + " replaces or deletes each reduced key's record); change the reducer, or run the job with"
+                + " itchy.mode=off");
     }
 
     /** For an MO increment: this task's stored values, read ahead in the order the reducer visits its keys. */

@@ -100,17 +100,19 @@ public record UserJob(
         jobConf.set(TaskKeys.VISIBLE, run.visible().encode());
         jobConf.setInt(TaskKeys.OUTPUT_DATASET, run.increment());
         jobConf.setLong(TaskKeys.TIMESTAMP, System.currentTimeMillis());
-        jobConf.setStrings(
+        TaskSettings.setList(
+                jobConf,
                 TaskKeys.DATASETS,
-                run.datasets().stream().map(d -> d.id() + "=" + d.path()).toArray(String[]::new));
-        jobConf.setStrings(
+                run.datasets().stream().map(d -> d.id() + "=" + d.path()).toList());
+        TaskSettings.setList(
+                jobConf,
                 TaskKeys.NEW_DATASETS,
-                run.newIds().stream().map(String::valueOf).toArray(String[]::new));
+                run.newIds().stream().map(String::valueOf).toList());
         List<String> outputDirs = new ArrayList<>();
         for (int i = 0; i < run.outputs().size(); i++) {
             outputDirs.add(i + "=" + run.outputs().get(i));
         }
-        jobConf.setStrings(TaskKeys.OUTPUT_DIRS, outputDirs.toArray(String[]::new));
+        TaskSettings.setList(jobConf, TaskKeys.OUTPUT_DIRS, outputDirs);
         if (merge != null) {
             jobConf.setClass(ItchyConf.MERGE_CLASS, merge, MergeFunction.class);
         }
