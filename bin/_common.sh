@@ -23,13 +23,20 @@ mark_built() {
 # module's target/lib, rebuilt from scratch so that a jar the module no longer needs leaves the class path.
 ensure_built() {
   local module="$1" artifact="${2:-$CLOUDTALK_HOME/$1/target/lib}"
-  if needs_build "$module" "$artifact"; then
-    echo "cloudtalk: building $module..." >&2
-    [ -d "$artifact" ] && rm -rf "$artifact"
-    (cd "$CLOUDTALK_HOME" && mvn -B -q -ntp -DskipTests -Dspotless.skip=true -pl "$module" -am package) >&2 \
-      || { echo "cloudtalk: build of $module failed" >&2; exit 70; }
-    mark_built "$module"
-  fi
+  needs_build "$module" "$artifact" || return 0
+  # Launchers started together (three daemons in the background) build one at a time: two builds of one tree at once
+  # left half-written classes for the others to start from. Whoever waited finds the build done.
+  mkdir -p "$CLOUDTALK_HOME/target"
+  {
+    flock 9
+    if needs_build "$module" "$artifact"; then
+      echo "cloudtalk: building $module..." >&2
+      [ -d "$artifact" ] && rm -rf "$artifact"
+      (cd "$CLOUDTALK_HOME" && mvn -B -q -ntp -DskipTests -Dspotless.skip=true -pl "$module" -am package) >&2 \
+        || { echo "cloudtalk: build of $module failed" >&2; exit 70; }
+      mark_built "$module"
+    fi
+  } 9>"$CLOUDTALK_HOME/target/.build.lock"
 }
 
 # Logging: $CLOUDTALK_CONF_DIR/simplelogger.properties (default conf/) configures the long-running services;
