@@ -167,7 +167,8 @@ public final class CloudTalkClient {
                     json.get(Field.NOTES) instanceof List<?> notes
                             ? notes.stream().map(String::valueOf).toList()
                             : List.of(),
-                    scores);
+                    scores,
+                    body);
         } catch (ClassCastException | NullPointerException e) {
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE,

@@ -13,7 +13,7 @@ import java.util.OptionalDouble;
  * how many status figures were asked for / arrived / were reused, whether candidates were sampled, the server's
  * time spent, the server's notes (e.g. that a search was cut short), and — when asked to explain — each variable's
  * candidates with their heuristic score (bytes/s of the scarcest resource; +∞ where nothing constrains the candidate),
- * in the order the server sent them.
+ * in the order the server sent them; and the answer's JSON as the server sent it.
  */
 public record QueryResult(
         Map<String, String> bindings,
@@ -25,7 +25,8 @@ public record QueryResult(
         boolean sampled,
         long elapsedMicros,
         List<String> notes,
-        Map<String, Map<String, Double>> candidateScores) {
+        Map<String, Map<String, Double>> candidateScores,
+        String json) {
     public QueryResult {
         bindings = Map.copyOf(requireNonNull(bindings, "bindings is null"));
         notes = List.copyOf(requireNonNull(notes, "notes is null"));
@@ -36,5 +37,6 @@ public record QueryResult(
         candidateScores = Collections.unmodifiableMap(scores);
         requireNonNull(evaluator, "evaluator is null");
         requireNonNull(estimatedCompletionSeconds, "estimatedCompletionSeconds is null");
+        requireNonNull(json, "json is null");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.cloudtalk.lang.ast.Address;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -71,5 +72,14 @@ class AddressTest {
 
         assertThat(Address.of(jdk)).isEqualTo(address);
         assertThat(jdk).isEqualTo(java.net.InetAddress.getByName(literal));
+    }
+
+    @Test
+    void anIpv4MappedJdkAddressIsTheIpv4Host() throws Exception {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 0, 0, 1};
+        // Inet6Address keeps the mapped form (InetAddress.getByAddress would already give an Inet4Address).
+        java.net.Inet6Address jdk = java.net.Inet6Address.getByAddress(null, mapped, null);
+
+        assertThat(Address.of(jdk)).isEqualTo(Address.parse("10.0.0.1"));
     }
 }

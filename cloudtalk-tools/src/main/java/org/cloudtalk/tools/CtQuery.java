@@ -1,7 +1,5 @@
 package org.cloudtalk.tools;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -13,16 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.client.api.EvaluatorName;
-import org.cloudtalk.client.api.HttpApi.Field;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.lang.cli.CheckQuery;
 import picocli.CommandLine;
@@ -63,7 +58,6 @@ public final class CtQuery implements Callable<Integer> {
     static final int USAGE = Launchers.USAGE;
     static final int NO_INPUT = Launchers.NO_INPUT;
     public static final String DEFAULT_SERVER = "http://127.0.0.1:7480";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(
             names = "--server",
@@ -156,7 +150,7 @@ public final class CtQuery implements Callable<Integer> {
         CloudTalkClient client = new CloudTalkClient(base, Duration.ofSeconds(2));
         try {
             QueryResult result = client.query(query, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
-            out.print(json ? json(result) : human(result));
+            out.print(json ? result.json() + "\n" : human(result));
             return 0;
         } catch (CloudTalkException e) {
             err.println(
@@ -230,44 +224,6 @@ public final class CtQuery implements Callable<Integer> {
             });
         }
         return out.toString();
-    }
-
-    /** The answer as the server's JSON has it, bindings sorted by name. */
-    static String json(QueryResult result) {
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put(Field.BINDINGS, new TreeMap<>(result.bindings()));
-        answer.put(Field.EVALUATOR, result.evaluator());
-        answer.put(
-                Field.ESTIMATED_COMPLETION_SECONDS,
-                result.estimatedCompletionSeconds().isPresent()
-                        ? result.estimatedCompletionSeconds().getAsDouble()
-                        : null);
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put(Field.STATUS_ASKED, result.statusAsked());
-        status.put(Field.STATUS_ANSWERED, result.statusAnswered());
-        status.put(Field.STATUS_REUSED, result.statusReused());
-        status.put(Field.STATUS_SAMPLED, result.sampled());
-        status.put(Field.STATUS_MISSING, result.statusAsked() - result.statusAnswered());
-        answer.put(Field.STATUS, status);
-        answer.put(Field.ELAPSED_MICROS, result.elapsedMicros());
-        if (!result.notes().isEmpty()) {
-            answer.put(Field.NOTES, result.notes());
-        }
-        if (!result.candidateScores().isEmpty()) {
-            Map<String, Map<String, Object>> explain = new LinkedHashMap<>();
-            result.candidateScores().forEach((variable, scores) -> {
-                Map<String, Object> shown = new LinkedHashMap<>();
-                scores.forEach((candidate, score) ->
-                        shown.put(candidate, Double.isInfinite(score) ? Field.UNCONSTRAINED : score));
-                explain.put(variable, shown);
-            });
-            answer.put(Field.EXPLAIN, explain);
-        }
-        try {
-            return JSON.writeValueAsString(answer) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot print an answer of strings and numbers", e);
-        }
     }
 
     private static String read(InputStream input) throws IOException {

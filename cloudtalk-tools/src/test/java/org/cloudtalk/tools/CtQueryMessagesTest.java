@@ -125,9 +125,9 @@ class CtQueryMessagesTest {
                 false,
                 100,
                 List.of("the search was cut short"),
-                Map.of());
+                Map.of(),
+                "{}");
         assertThat(CtQuery.human(cut)).contains("# note: the search was cut short\n");
-        assertThat(CtQuery.json(cut)).contains("\"notes\":[\"the search was cut short\"]");
     }
 
     private record Run(int exit, String out, String err) {}

@@ -649,6 +649,33 @@ class ItchyTest {
         assertThat(ItchyOutput.read(conf, compacted)).isEqualTo(ItchyOutput.current(conf, name));
     }
 
+    @Test
+    void aFailedJobWithoutItchyNamesTheTasksException() throws Exception {
+        Configuration conf = conf(ItchyMode.OFF);
+        String name = "plain-failure";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        DataGenerator.text(fs, new Path(base, "a.txt"), 100, 50, 53);
+        ItchyJob job = ItchyJob.create(conf, name)
+                .mapper(FailingWordMapper.class)
+                .reducer(WordCount.SumReducer.class)
+                .mapOutput(Text.class, IntWritable.class)
+                .output(Text.class, IntWritable.class)
+                .reducers(1);
+        FailingWordMapper.FAIL.set(true);
+        try {
+            assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                    .isInstanceOf(ItchyException.class)
+                    .hasMessageContaining("first job of job plain-failure failed: task attempt_")
+                    .hasMessageContaining("java.io.IOException: injected failure");
+        } finally {
+            FailingWordMapper.FAIL.set(false);
+        }
+        assertThat(job.runFirst(List.of(base), new Path(root, "out-0")).mode()).isEqualTo(ItchyMode.OFF);
+        assertThat(ItchyOutput.read(conf, new Path(root, "out-0")))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base), new Path(root, "full")));
+    }
+
     /**
      * A key longer than an HBase row key may be (here a 100,000-character word) is refused in the first job, naming
      * the limit and the key's beginning (HBase's own errors named no key).

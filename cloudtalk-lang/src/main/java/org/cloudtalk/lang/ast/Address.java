@@ -44,7 +44,7 @@ public record Address(String text, Family family) {
         for (int i = 0; i < 8; i++) {
             groups[i] = ((bytes[2 * i] & 0xff) << 8) | (bytes[2 * i + 1] & 0xff);
         }
-        return new Address(formatV6(groups), Family.IPV6);
+        return ofGroups(groups);
     }
 
     /** This address as the JDK's type, to send to it; no name lookup (the text is a literal). */
@@ -137,6 +137,10 @@ public record Address(String text, Family family) {
         int[] groups = new int[8];
         System.arraycopy(headGroups, 0, groups, 0, headGroups.length);
         System.arraycopy(tailGroups, 0, groups, 8 - tailGroups.length, tailGroups.length);
+        return ofGroups(groups);
+    }
+
+    private static Address ofGroups(int[] groups) {
         if (isV4Mapped(groups)) {
             // ::ffff:a.b.c.d is the IPv4 host a.b.c.d (as the JDK and the kernel take it): one host, one text, so
             // that distinct values and status lookups see it as the same machine.

@@ -7,8 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.cloudtalk.lang.ErrorCode;
 import org.cloudtalk.lang.QueryError;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.lang.Span;
 import org.cloudtalk.lang.ast.Query;
 import org.cloudtalk.lang.parser.ParserLimits;
 import org.cloudtalk.lang.parser.QueryParser;
@@ -57,14 +59,13 @@ public final class CheckQuery {
         }
         int limit = ParserLimits.DEFAULT.maxQueryChars();
         String text;
+        boolean unread;
         try (InputStream in = file.equals("-") ? stdin : Files.newInputStream(Path.of(file))) {
             // A UTF-8 character is at most 4 bytes: reading one byte past that bound proves the query too long
             // without reading an unbounded stream into memory.
             byte[] bytes = in.readNBytes(limit * 4 + 1);
             text = new String(bytes, StandardCharsets.UTF_8);
-            if (bytes.length > limit * 4) {
-                text = text.substring(0, limit + 1);
-            }
+            unread = bytes.length > limit * 4;
         } catch (NoSuchFileException e) {
             err.println("ctquery: no such file: " + file);
             return NO_INPUT;
@@ -73,6 +74,13 @@ public final class CheckQuery {
             return NO_INPUT;
         }
         try {
+            if (unread) {
+                // Its length is unknown (the rest was never read), but it is over the limit.
+                throw new QueryException(
+                        ErrorCode.INPUT_TOO_LARGE,
+                        Span.at(1, 1),
+                        "query is more than " + limit + " characters long, the limit is " + limit);
+            }
             Query query = new QueryParser().parse(text);
             out.print(json ? QueryJson.toJson(query) + "\n" : QueryPrinter.print(query));
             return OK;

@@ -74,7 +74,7 @@ class CheckQueryTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(exit).isEqualTo(CheckQuery.QUERY_ERROR);
-        assertThat(stderr()).startsWith("line 1:1: query is 1048577 characters long, the limit is 1048576");
+        assertThat(stderr()).startsWith("line 1:1: query is more than 1048576 characters long, the limit is 1048576");
     }
 
     private int run(String stdin, String... args) {

@@ -2,6 +2,7 @@ package org.cloudtalk.server.status;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -46,7 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StaticStatusSource implements StatusSource {
     private static final Logger log = LoggerFactory.getLogger(StaticStatusSource.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     /** How often a file that failed to load is tried again while it looks unchanged. */
     private static final long RETRY_NANOS = Duration.ofSeconds(1).toNanos();
@@ -54,13 +55,16 @@ public final class StaticStatusSource implements StatusSource {
     private final Path file;
     private final LongSupplier nanoClock;
     private Version loadedVersion;
-    private boolean failing;
-    private Version failedVersion;
-    private long failedAt;
+    /** Why the file's latest version is not the one in use; null while it is. */
+    private Failure failure;
+
     private Map<String, HostLoad> hosts;
 
     /** What tells one content of the file from the next: a rewrite within one timestamp tick changes its size. */
     private record Version(FileTime modified, long size) {}
+
+    /** The file failed to load at {@code nanos}: {@code version} is not valid, or (null) it could not be read. */
+    private record Failure(Version version, long nanos) {}
 
     /** @throws IOException when the file cannot be read or is not valid: the server does not start */
     public StaticStatusSource(Path file) throws IOException {
@@ -102,13 +106,13 @@ public final class StaticStatusSource implements StatusSource {
             failed(null, e instanceof NoSuchFileException ? "it does not exist" : "cannot read it (" + e + ")");
             return hosts;
         }
-        boolean retry = version.equals(failedVersion) && nanoClock.getAsLong() - failedAt >= RETRY_NANOS;
-        if (!version.equals(loadedVersion) && (!version.equals(failedVersion) || retry)) {
+        boolean knownBad = failure != null && version.equals(failure.version());
+        boolean retry = knownBad && nanoClock.getAsLong() - failure.nanos() >= RETRY_NANOS;
+        if (!version.equals(loadedVersion) && (!knownBad || retry)) {
             try {
                 hosts = parse(file);
                 loadedVersion = version;
-                failing = false;
-                failedVersion = null;
+                failure = null;
             } catch (IOException e) {
                 failed(version, e.getMessage());
             }
@@ -123,14 +127,12 @@ public final class StaticStatusSource implements StatusSource {
 
     /** @param version the bad version, or null when the file could not be read at all */
     private void failed(Version version, String reason) {
-        if (!failing || !Objects.equals(version, failedVersion)) {
+        if (failure == null || !Objects.equals(version, failure.version())) {
             // One line: the parser's messages carry the file's name already, and Jackson's a line break.
             String why = reason.replace(file + ": ", "").replaceAll("\\s+", " ");
             log.warn("status file {}: {}; its last good version stays in use", file, why);
         }
-        failing = true;
-        failedVersion = version;
-        failedAt = nanoClock.getAsLong();
+        failure = new Failure(version, nanoClock.getAsLong());
     }
 
     static Map<String, HostLoad> parse(Path file) throws IOException {
@@ -140,8 +142,9 @@ public final class StaticStatusSource implements StatusSource {
             Map<String, HostLoad> hosts = new HashMap<>();
             for (JsonNode endpoint : endpoints(file, "the probe reply", root)) {
                 if (endpoint.path("known").asBoolean(true)) {
-                    String address = address(file, endpoint.path("endpoint").asText(""));
-                    hosts.put(address, load(file, address, endpoint));
+                    String text = endpoint.path("endpoint").asText("");
+                    String address = address(file, text);
+                    once(file, hosts, address, text).put(address, load(file, address, endpoint));
                 }
             }
             return Map.copyOf(hosts);
@@ -158,9 +161,21 @@ public final class StaticStatusSource implements StatusSource {
             if (host.has("endpoints")) {
                 host = endpointOf(file, address, host);
             }
-            hosts.put(address, load(file, address, host));
+            once(file, hosts, address, entry.getKey()).put(address, load(file, address, host));
         }
         return Map.copyOf(hosts);
+    }
+
+    /**
+     * {@code hosts}, after checking that it has no entry for {@code address} yet: two texts of one host (10.0.0.1 and
+     * ::ffff:10.0.0.1) would otherwise leave whichever came last.
+     */
+    private static Map<String, HostLoad> once(Path file, Map<String, HostLoad> hosts, String address, String text)
+            throws IOException {
+        if (hosts.containsKey(address)) {
+            throw new IOException(file + ": host '" + text + "' is " + address + ", which is given twice");
+        }
+        return hosts;
     }
 
     private static String address(Path file, String text) throws IOException {

@@ -104,6 +104,19 @@ class StaticStatusSourceTest {
                 .hasMessageEndingWith("host 10.0.0.1: nicRxUseBitsPerSecond is negative: -1");
         Files.writeString(file, "[]");
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("expected an object");
+        String host = "{\"nicRxCapacityBitsPerSecond\": 1e9, \"nicTxCapacityBitsPerSecond\": 1e9,"
+                + " \"diskReadCapacityBytesPerSecond\": 1, \"diskWriteCapacityBytesPerSecond\": 1}";
+        Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": " + host + ", \"::ffff:10.0.0.1\": " + host + "}}");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageEndingWith("host '::ffff:10.0.0.1' is 10.0.0.1, which is given twice");
+        Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": " + host + ", \"10.0.0.1\": " + host + "}}");
+        assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("Duplicate field '10.0.0.1'");
+        Files.writeString(
+                file,
+                "{\"endpoints\": [" + host.replace("{", "{\"endpoint\": \"10.0.0.1\", ") + ", "
+                        + host.replace("{", "{\"endpoint\": \"::ffff:10.0.0.1\", ") + "]}");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageEndingWith("host '::ffff:10.0.0.1' is 10.0.0.1, which is given twice");
     }
 
     @Test

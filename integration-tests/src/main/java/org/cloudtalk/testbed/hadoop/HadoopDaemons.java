@@ -52,21 +52,24 @@ final class HadoopDaemons {
             String classpath,
             String mainClass,
             List<String> args) {
-        List<String> options = new ArrayList<>(logDirectories(testbed));
-        options.addAll(
-                List.of("-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
+        List<String> options = new ArrayList<>(jvmOptions(
+                testbed,
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=info"));
         OPENED_PACKAGES.forEach(name -> options.add("--add-opens=java.base/" + name + "=ALL-UNNAMED"));
         return testbed.processes().startJava(Optional.of(host), role, heap, classpath, mainClass, options, args);
     }
 
     /**
-     * The log directories Hadoop's launch scripts give every JVM ({@code hadoop.log.dir}, and {@code yarn.log.dir} for
+     * {@code more} JVM options after the log directories Hadoop's launch scripts give every JVM ({@code hadoop.log.dir}, and {@code yarn.log.dir} for
      * YARN's): without the latter, defaults such as {@code yarn.nodemanager.log-dirs} expand to a literal
      * {@code ${yarn.log.dir}} directory in the working directory of whoever reads them.
      */
-    static List<String> logDirectories(Testbed testbed) {
+    static List<String> jvmOptions(Testbed testbed, String... more) {
         Path logs = testbed.runDir().resolve("logs");
-        return List.of("-Dhadoop.log.dir=" + logs, "-Dyarn.log.dir=" + logs);
+        List<String> options = new ArrayList<>(List.of("-Dhadoop.log.dir=" + logs, "-Dyarn.log.dir=" + logs));
+        options.addAll(List.of(more));
+        return List.copyOf(options);
     }
 
     static void pause(long millis) {

@@ -57,7 +57,7 @@ public final class HdfsClient<R> {
                         HEAP,
                         classpath.testbedClasses() + java.io.File.pathSeparator + classpath.hadoop(),
                         mainClass.getName(),
-                        List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                        HadoopDaemons.jvmOptions(testbed, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
                         withOut);
         return new HdfsClient<>(testbed, process, csv, row);
     }

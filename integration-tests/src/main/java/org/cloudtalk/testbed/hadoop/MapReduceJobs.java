@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
@@ -99,12 +98,10 @@ public final class MapReduceJobs {
                         HEAP,
                         String.join(File.pathSeparator, conf.toString(), yarn.jobClasspath()),
                         MapReduceJobMain.class.getName(),
-                        Stream.concat(
-                                        HadoopDaemons.logDirectories(testbed).stream(),
-                                        Stream.of(
-                                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                                                "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"))
-                                .toList(),
+                        HadoopDaemons.jvmOptions(
+                                testbed,
+                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                                "-Dorg.slf4j.simpleLogger.log.org.apache.hadoop.mapreduce.Job=info"),
                         args);
         testbed.processes().awaitExit(process, "the job " + job, timeout);
         return read(csv, process);

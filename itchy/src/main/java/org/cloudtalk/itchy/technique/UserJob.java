@@ -27,6 +27,8 @@ import org.cloudtalk.itchy.task.ItchyMapper;
 import org.cloudtalk.itchy.task.ItchyOutputFormat;
 import org.cloudtalk.itchy.task.ItchyReducer;
 import org.cloudtalk.itchy.task.ItchyValue;
+import org.cloudtalk.itchy.task.PlainMapper;
+import org.cloudtalk.itchy.task.PlainReducer;
 import org.cloudtalk.itchy.task.TaskJars;
 
 /**
@@ -141,11 +143,14 @@ public record UserJob(
         Job job = Job.getInstance(conf, "plain " + name);
         job.setJarByClass(ItchyMapper.class);
         TaskJars.ship(job, mapper, reducer, combiner, mapKey, mapValue, outputKey, outputValue);
-        job.setMapperClass(mapper);
+        // The user's classes run as they are, inside wrappers that record what a task fails with for the driver.
+        job.getConfiguration().setClass(TaskKeys.USER_MAPPER, mapper, Mapper.class);
+        job.getConfiguration().setClass(TaskKeys.USER_REDUCER, reducer, Reducer.class);
+        job.setMapperClass(PlainMapper.class);
         if (combiner != null) {
             job.setCombinerClass(combiner);
         }
-        job.setReducerClass(reducer);
+        job.setReducerClass(PlainReducer.class);
         job.setNumReduceTasks(reducers);
         job.setMapOutputKeyClass(mapKey);
         job.setMapOutputValueClass(mapValue);

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.common.config.ConfigValues;
@@ -205,7 +206,8 @@ public record DaemonConfig(
          */
         Map<InetAddress, Map<String, String>> perEndpointKeys(List<InetAddress> served) throws ConfigException {
             Map<InetAddress, Map<String, String>> keysByEndpoint = new HashMap<>();
-            for (String key : properties.keySet()) {
+            // In order, so that of two keys for one endpoint the message always names the same one first.
+            for (String key : new TreeSet<>(properties.keySet())) {
                 Optional<String> suffix = endpointSuffix(key);
                 if (suffix.isEmpty()) {
                     continue;

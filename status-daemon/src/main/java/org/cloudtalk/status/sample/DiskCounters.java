@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Cumulative counters of one block device from {@code /proc/diskstats}: bytes read and written (sectors there are
@@ -13,28 +14,33 @@ import java.util.Optional;
 public record DiskCounters(long bytesRead, long bytesWritten, long busyMillis) {
     private static final int SECTOR = 512;
 
+    /** Fields of a {@code /proc/diskstats} line: major, minor, name, then the counters up to the busy time. */
+    private static final int FIELDS = 13;
+
     static DiskCounters read(SystemFiles files, String device, BoundedReads reads) throws IOException {
-        for (String line : reads.readAllLines(files.diskstats())) {
-            String[] fields = line.trim().split("\\s+");
-            if (fields.length >= 13 && fields[2].equals(device)) {
-                return new DiskCounters(
-                        Long.parseLong(fields[5]) * SECTOR,
-                        Long.parseLong(fields[9]) * SECTOR,
-                        Long.parseLong(fields[12]));
-            }
-        }
-        throw new IOException("no device " + device + " in " + files.diskstats());
+        String[] fields = named(reads.readAllLines(files.diskstats()), device)
+                .orElseThrow(() -> new IOException("no device " + device + " in " + files.diskstats()));
+        return new DiskCounters(
+                Long.parseLong(fields[5]) * SECTOR, Long.parseLong(fields[9]) * SECTOR, Long.parseLong(fields[12]));
     }
 
     /** Whether {@code /proc/diskstats} has a line for this device name. */
     public static boolean isListed(SystemFiles files, String device) throws IOException {
-        for (String line : Files.readAllLines(files.diskstats())) {
+        return named(Files.readAllLines(files.diskstats()), device).isPresent();
+    }
+
+    private static Optional<String[]> named(List<String> diskstats, String device) {
+        return line(diskstats, fields -> fields[2].equals(device));
+    }
+
+    private static Optional<String[]> line(List<String> diskstats, Predicate<String[]> matches) {
+        for (String line : diskstats) {
             String[] fields = line.trim().split("\\s+");
-            if (fields.length >= 3 && fields[2].equals(device)) {
-                return true;
+            if (fields.length >= FIELDS && matches.test(fields)) {
+                return Optional.of(fields);
             }
         }
-        return false;
+        return Optional.empty();
     }
 
     /**
@@ -61,13 +67,9 @@ public record DiskCounters(long bytesRead, long bytesWritten, long busyMillis) {
             return Optional.empty();
         }
         String[] majorMinor = bestDevice.split(":");
-        List<String> stats = Files.readAllLines(files.diskstats());
-        for (String line : stats) {
-            String[] fields = line.trim().split("\\s+");
-            if (fields.length >= 3 && fields[0].equals(majorMinor[0]) && fields[1].equals(majorMinor[1])) {
-                return Optional.of(fields[2]);
-            }
-        }
-        return Optional.empty();
+        return line(
+                        Files.readAllLines(files.diskstats()),
+                        fields -> fields[0].equals(majorMinor[0]) && fields[1].equals(majorMinor[1]))
+                .map(fields -> fields[2]);
     }
 }

@@ -143,8 +143,8 @@ class DaemonConfigTest {
         assertError(
                 "endpoint.0:0:0:0:0:0:0:1.nic.capacity.mbps",
                 "200",
-                "Invalid value 200 for endpoint.0:0:0:0:0:0:0:1.nic.capacity.mbps: "
-                        + "the same endpoint is also set by endpoint.::1.nic.capacity.mbps");
+                "Invalid value 100 for endpoint.::1.nic.capacity.mbps: "
+                        + "the same endpoint is also set by endpoint.0:0:0:0:0:0:0:1.nic.capacity.mbps");
     }
 
     @Test
