@@ -118,14 +118,11 @@ public record HintSettings(
         return uri;
     }
 
-    /** An evaluator's name, or the default when the key is unset. */
+    /** An evaluator's name ({@link EvaluatorName#forPlugins}), or the default when the key is unset. */
     public static EvaluatorName evaluator(Configuration conf, String key, String defaultValue) {
         String value = conf.getTrimmed(key, defaultValue);
-        try {
-            return EvaluatorName.valueOf(value.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw invalid(value, key, "must be heuristic, flow, exhaustive or refined");
-        }
+        return EvaluatorName.forPlugins(value)
+                .orElseThrow(() -> invalid(value, key, "must be heuristic, flow, exhaustive or refined"));
     }
 
     /** These settings with another evaluator, for a plugin path that has a key of its own. */

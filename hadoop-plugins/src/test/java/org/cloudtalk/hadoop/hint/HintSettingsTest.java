@@ -39,6 +39,7 @@ class HintSettingsTest {
                 "cloudtalk.server.uri | ftp://host:1 | Invalid value ftp://host:1 for cloudtalk.server.uri: expected http://HOST:PORT",
                 "cloudtalk.server.uri | http://127.0.0.1:99999 | Invalid value http://127.0.0.1:99999 for cloudtalk.server.uri: expected http://HOST:PORT",
                 "cloudtalk.evaluator | magic | Invalid value magic for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
+                "cloudtalk.evaluator | packet | Invalid value packet for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",
                 "cloudtalk.hdfs.endpoint | dns | Invalid value dns for cloudtalk.hdfs.endpoint: must be ip or hostname",
                 "cloudtalk.hdfs.candidates.max | 1 | Invalid value 1 for cloudtalk.hdfs.candidates.max: must be between 2 and 10000",

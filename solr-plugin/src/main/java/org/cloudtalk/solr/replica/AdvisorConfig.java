@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -95,11 +94,9 @@ public record AdvisorConfig(
     }
 
     private static EvaluatorName evaluator(String value) {
-        try {
-            return EvaluatorName.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(EVALUATOR, value, "expected heuristic, flow, exhaustive or refined");
-        }
+        return EvaluatorName.forPlugins(value)
+                .orElseThrow(
+                        () -> new ConfigException(EVALUATOR, value, "expected heuristic, flow, exhaustive or refined"));
     }
 
     private static long number(Map<String, String> values, String key, long defaultValue, long min, long max) {

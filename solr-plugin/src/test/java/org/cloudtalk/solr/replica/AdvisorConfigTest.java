@@ -36,6 +36,12 @@ class AdvisorConfigTest {
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.evaluator", "magic")))
                 .hasMessage(
                         "Invalid value magic for cloudtalk.evaluator: expected heuristic, flow, exhaustive or refined");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.evaluator", "packet")))
+                .hasMessage(
+                        "Invalid value packet for cloudtalk.evaluator: expected heuristic, flow, exhaustive or refined");
+        assertThat(AdvisorConfig.from(Map.of("cloudtalk.evaluator", " Heuristic "))
+                        .evaluator())
+                .isEqualTo(EvaluatorName.HEURISTIC);
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline", "5")))
                 .hasMessageStartingWith("Invalid value 5 for cloudtalk.deadline: unknown key");
     }
