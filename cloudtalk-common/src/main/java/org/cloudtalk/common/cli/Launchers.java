@@ -24,6 +24,8 @@ public final class Launchers {
     public static final int USAGE = 64;
     /** An input file that cannot be read (EX_NOINPUT). */
     public static final int NO_INPUT = 66;
+    /** An output file that cannot be written (EX_CANTCREAT). */
+    public static final int CANNOT_CREATE = 73;
     /** A defect of ours (EX_SOFTWARE): the log has the details. */
     public static final int INTERNAL = 70;
     /** A configuration value that is wrong: {@code Invalid value V for K: reason} (EX_CONFIG). */

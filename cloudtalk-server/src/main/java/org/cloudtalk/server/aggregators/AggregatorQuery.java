@@ -62,6 +62,16 @@ public record AggregatorQuery(
         if (responseBytes < 1) {
             throw new IllegalArgumentException("the response size must be at least 1 byte, not " + responseBytes);
         }
+        // The query language's unknown source can only send: it can be no aggregator, frontend or simulated server.
+        List<Address> named = new ArrayList<>(servers);
+        named.addAll(candidates);
+        named.add(frontend);
+        for (Address host : named) {
+            if (host.isUnspecified()) {
+                throw new IllegalArgumentException(host.text()
+                        + " (the unknown host) cannot be a server, a candidate or the frontend: name a host");
+            }
+        }
     }
 
     /** The aggregator variables' names: AGG1 .. AGGk. */

@@ -1,10 +1,10 @@
 package org.cloudtalk.server.aggregators;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.cloudtalk.common.io.TextFile;
 import org.cloudtalk.lang.ast.Address;
 
 /** A list of hosts, one address per line; blank lines and {@code #} comments are skipped. */
@@ -13,10 +13,16 @@ public final class HostsFile {
 
     /**
      * @throws IOException when the file cannot be read
-     * @throws HostsFileException when a line is not an address (the message names the file and line) or none is
+     * @throws HostsFileException when a line is not an address (the message names the file and line), none is, or
+     *     the file is not UTF-8 text of at most {@link TextFile#MAX_BYTES}
      */
     public static List<Address> read(Path file) throws IOException, HostsFileException {
-        List<String> lines = Files.readAllLines(file);
+        List<String> lines;
+        try {
+            lines = TextFile.read(file).lines().toList();
+        } catch (TextFile.BadTextException e) {
+            throw new HostsFileException(file + ": " + e.getMessage());
+        }
         List<Address> hosts = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String text = lines.get(i).replaceFirst("#.*", "").strip();

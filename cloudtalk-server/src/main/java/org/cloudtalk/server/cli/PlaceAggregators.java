@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.cloudtalk.common.cli.Launchers;
+import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.lang.parser.QueryParser;
 import org.cloudtalk.server.aggregators.AggregatorQuery;
@@ -60,7 +61,8 @@ import picocli.CommandLine.Spec;
             "2:an input file's content is wrong (the message says where) or no placement can finish",
             "4:the packet simulator is not available (bin/install-ns3, then rebuild)",
             "64:wrong command line",
-            "66:an input file cannot be read"
+            "66:an input file cannot be read",
+            "73:the --csv file cannot be written"
         })
 public final class PlaceAggregators implements Callable<Integer> {
     /** Each placement is one ns-3 run of ~0.2 s of CPU: a million would take days, so refuse early. */
@@ -183,6 +185,10 @@ public final class PlaceAggregators implements Callable<Integer> {
             throw usage("Invalid value " + solrPort + " for --solr-port: must be a port number (1-65535)");
         }
         Address frontendHost = address(frontend, "--frontend");
+        if (csv != null && !writable(csv)) {
+            // Checked before the simulations, which may take minutes.
+            throw usage("Invalid value " + csv + " for --csv: cannot write a file there");
+        }
         Topology topology;
         List<Address> servers;
         List<Address> candidateHosts;
@@ -193,7 +199,10 @@ public final class PlaceAggregators implements Callable<Integer> {
         } catch (NoInput e) {
             spec.commandLine().getErr().println("place-aggregators: " + e.getMessage());
             return Launchers.NO_INPUT;
-        } catch (TopologyException | HostsFileException e) {
+        } catch (TopologyException e) {
+            spec.commandLine().getErr().println("place-aggregators: " + topologyFile + ": " + e.getMessage());
+            return Launchers.QUERY_ERROR;
+        } catch (HostsFileException e) {
             spec.commandLine().getErr().println("place-aggregators: " + e.getMessage());
             return Launchers.QUERY_ERROR;
         }
@@ -209,7 +218,18 @@ public final class PlaceAggregators implements Callable<Integer> {
                 maxPlacements,
                 Duration.ofSeconds(budgetSeconds),
                 parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors());
-        QueryModel model = new QueryModel(new QueryParser().parse(query.text()));
+        QueryModel model;
+        try {
+            model = new QueryModel(new QueryParser().parse(query.text()));
+        } catch (QueryException e) {
+            // The inputs were checked one by one; what is left is the query's size (servers x aggregators flows).
+            spec.commandLine()
+                    .getErr()
+                    .println("place-aggregators: " + query.servers().size() + " servers and " + query.aggregators()
+                            + " aggregators make a query CloudTalk does not take: "
+                            + e.errors().get(0).message());
+            return Launchers.QUERY_ERROR;
+        }
         if (new BindingEnumerator(model).first(maxPlacements + 1).size() > maxPlacements) {
             spec.commandLine()
                     .getErr()
@@ -239,7 +259,12 @@ public final class PlaceAggregators implements Callable<Integer> {
         }
         print(query, report, simulations, seconds);
         if (csv != null) {
-            writeCsv(query, simulations);
+            try {
+                writeCsv(query, simulations);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("place-aggregators: cannot write " + csv + ": " + e);
+                return Launchers.CANNOT_CREATE;
+            }
         }
         return 0;
     }
@@ -359,6 +384,15 @@ public final class PlaceAggregators implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** Whether {@code file} can be written: an existing writable file, or a new one in a writable directory. */
+    private static boolean writable(Path file) {
+        if (Files.exists(file)) {
+            return Files.isRegularFile(file) && Files.isWritable(file);
+        }
+        Path directory = file.toAbsolutePath().getParent();
+        return directory != null && Files.isDirectory(directory) && Files.isWritable(directory);
     }
 
     private static Path readable(Path file) throws NoInput {

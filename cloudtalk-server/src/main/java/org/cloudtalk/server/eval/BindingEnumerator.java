@@ -181,8 +181,6 @@ public final class BindingEnumerator {
         /** Each endpoint's number of flows out and in, a cheap test before looking for a mapping. */
         private final Map<String, List<Integer>> degrees = new HashMap<>();
 
-        private int steps;
-
         Symmetry(QueryModel model) {
             this.flows = model.query().flows();
             this.sources = new String[flows.size()];
@@ -210,40 +208,60 @@ public final class BindingEnumerator {
             if (!degrees.getOrDefault(a, List.of(0, 0)).equals(degrees.getOrDefault(b, List.of(0, 0)))) {
                 return false;
             }
-            int[] image = new int[flows.size()];
-            Arrays.fill(image, -1);
-            steps = 0;
-            return match(0, image, new boolean[flows.size()], a, b);
+            return match(a, b);
         }
 
-        /** Backtracking over the flows' images; partial mappings are checked as far as they go, the full one fully. */
-        private boolean match(int f, int[] image, boolean[] taken, String a, String b) {
-            if (f == flows.size()) {
-                for (int g = 0; g < flows.size(); g++) {
-                    if (!sameAttributes(flows.get(g), flows.get(image[g]), image, true)) {
-                        return false;
-                    }
-                }
-                return true;
+        /**
+         * Backtracking over the flows' images; partial mappings are checked as far as they go, the full one fully.
+         * Iterative, not recursive: a query may have thousands of flows, one level each.
+         */
+        private boolean match(String a, String b) {
+            int n = flows.size();
+            List<List<Integer>> options = new ArrayList<>(n);
+            for (int f = 0; f < n; f++) {
+                options.add(byEndpoints.getOrDefault(
+                        swap(sources[f], a, b) + " " + swap(destinations[f], a, b), List.of()));
             }
-            List<Integer> options =
-                    byEndpoints.getOrDefault(swap(sources[f], a, b) + " " + swap(destinations[f], a, b), List.of());
-            for (int g : options) {
-                if (++steps > MAX_MATCH_STEPS) {
-                    return false;
-                }
-                if (taken[g] || !sameAttributes(flows.get(f), flows.get(g), image, false)) {
-                    continue;
-                }
-                image[f] = g;
-                taken[g] = true;
-                if (match(f + 1, image, taken, a, b)) {
+            int[] image = new int[n];
+            Arrays.fill(image, -1);
+            boolean[] taken = new boolean[n];
+            int[] tried = new int[n + 1];
+            int steps = 0;
+            int f = 0;
+            while (f >= 0) {
+                if (f == n && complete(image)) {
                     return true;
                 }
-                image[f] = -1;
-                taken[g] = false;
+                boolean placed = false;
+                while (f < n && tried[f] < options.get(f).size()) {
+                    int g = options.get(f).get(tried[f]++);
+                    if (++steps > MAX_MATCH_STEPS) {
+                        return false;
+                    }
+                    if (!taken[g] && sameAttributes(flows.get(f), flows.get(g), image, false)) {
+                        image[f] = g;
+                        taken[g] = true;
+                        placed = true;
+                        break;
+                    }
+                }
+                if (placed) {
+                    tried[++f] = 0;
+                } else if (--f >= 0) {
+                    taken[image[f]] = false;
+                    image[f] = -1;
+                }
             }
             return false;
+        }
+
+        private boolean complete(int[] image) {
+            for (int g = 0; g < flows.size(); g++) {
+                if (!sameAttributes(flows.get(g), flows.get(image[g]), image, true)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private static String swap(String endpoint, String a, String b) {

@@ -1,10 +1,6 @@
 package org.cloudtalk.server.topology;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -16,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import org.cloudtalk.common.io.TextFile;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.lang.ast.Dimension;
 import org.cloudtalk.lang.ast.Unit;
@@ -28,6 +25,16 @@ public final class TopologyParser {
     /** Largest IPv4 range on one rack line: a typo like 10.0.0.1-10.9.0.1 must not allocate millions of hosts. */
     static final int MAX_RANGE = 4096;
 
+    /** A bound on a quantity, in its base unit, and as the error message says it. */
+    private record Limit(double value, String text) {}
+
+    // Far beyond any data centre's, and within what the packet simulator takes (ns-3 keeps a port's buffer in 32 bits).
+    private static final Limit MAX_RATE = new Limit(1e15 / 8, "1Pbps");
+    private static final Limit MAX_LATENCY = new Limit(60, "60s");
+    private static final Limit MAX_BUFFER = new Limit(0x1p30, "1GB");
+    private static final int MAX_OVERSUBSCRIPTION = 1000;
+    private static final Limit UNBOUNDED = new Limit(Double.POSITIVE_INFINITY, "");
+
     private static final Set<String> TIER_KEYS = Set.of("rate", "oversubscription", "latency", "buffer");
 
     private final Map<Topology.TierName, Topology.Tier> tiers = new EnumMap<>(Topology.TierName.class);
@@ -39,37 +46,12 @@ public final class TopologyParser {
     private TopologyParser() {}
 
     public static Topology read(Path file) throws TopologyException {
-        byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
+            return parse(TextFile.read(file));
         } catch (IOException e) {
             throw new TopologyException("cannot read " + file + " (" + e.getMessage() + ")");
-        }
-        return parse(utf8(bytes));
-    }
-
-    /** The file's text; where it is not UTF-8, an error naming the first line that is not. */
-    private static String utf8(byte[] bytes) throws TopologyException {
-        try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            int line = 1;
-            int start = 0;
-            for (int i = 0; i <= bytes.length; i++) {
-                if (i == bytes.length || bytes[i] == '\n') {
-                    try {
-                        StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, i - start));
-                    } catch (CharacterCodingException bad) {
-                        break;
-                    }
-                    line++;
-                    start = i + 1;
-                }
-            }
-            throw new TopologyException("line " + line + ": not valid UTF-8 text");
+        } catch (TextFile.BadTextException e) {
+            throw new TopologyException(e.getMessage());
         }
     }
 
@@ -134,11 +116,11 @@ public final class TopologyParser {
             throw error("tier " + words[1] + " needs exactly one of 'rate' and 'oversubscription'");
         }
         OptionalDouble rate = hasRate
-                ? OptionalDouble.of(quantity(values.get("rate"), Dimension.RATE, "rate", "like 10Gbps"))
+                ? OptionalDouble.of(quantity(values.get("rate"), Dimension.RATE, "rate", "like 10Gbps", MAX_RATE))
                 : OptionalDouble.empty();
         OptionalDouble ratio =
                 hasRatio ? OptionalDouble.of(ratio(values.get("oversubscription"))) : OptionalDouble.empty();
-        double latency = quantity(values.get("latency"), Dimension.TIME, "latency", "like 10us");
+        double latency = quantity(values.get("latency"), Dimension.TIME, "latency", "like 10us", MAX_LATENCY);
         tiers.put(name, new Topology.Tier(rate, ratio, latency, buffer(values.get("buffer"))));
     }
 
@@ -190,8 +172,12 @@ public final class TopologyParser {
         throw error("unknown tier '" + word + "'; expected host, rack or pod");
     }
 
-    /** A positive number with a unit of the given dimension, in the unit's base (bytes/s or seconds). */
-    private double quantity(String text, Dimension dimension, String what, String example) throws TopologyException {
+    /**
+     * A positive number with a unit of the given dimension, in the unit's base (bytes/s or seconds), at most
+     * {@code max} (its text).
+     */
+    private double quantity(String text, Dimension dimension, String what, String example, Limit max)
+            throws TopologyException {
         int split = 0;
         while (split < text.length() && (Character.isDigit(text.charAt(split)) || text.charAt(split) == '.')) {
             split++;
@@ -201,13 +187,18 @@ public final class TopologyParser {
         if (Double.isNaN(number) || unit.isEmpty() || unit.get().dimension() != dimension || number <= 0) {
             throw error("invalid " + what + " '" + text + "': expected a positive number with a unit, " + example);
         }
-        return number * unit.get().multiplier();
+        double value = number * unit.get().multiplier();
+        if (value > max.value()) {
+            throw error("invalid " + what + " '" + text + "': at most " + max.text());
+        }
+        return value;
     }
 
     private double ratio(String text) throws TopologyException {
-        double value = parseNumber(text);
-        if (!(value >= 1)) {
-            throw error("invalid oversubscription '" + text + "': expected a number >= 1, like 4");
+        double value = text.matches("\\d+(\\.\\d*)?") ? parseNumber(text) : Double.NaN;
+        if (!(value >= 1 && value <= MAX_OVERSUBSCRIPTION)) {
+            throw error("invalid oversubscription '" + text + "': expected a number from 1 to " + MAX_OVERSUBSCRIPTION
+                    + ", like 4");
         }
         return value;
     }
@@ -223,12 +214,15 @@ public final class TopologyParser {
         }
         double bytes;
         try {
-            bytes = quantity(text, Dimension.BYTES, "buffer", "");
+            bytes = quantity(text, Dimension.BYTES, "buffer", "", UNBOUNDED);
         } catch (TopologyException e) {
             throw error(invalid);
         }
-        if (bytes < 1 || bytes > 0x1p40) {
+        if (bytes < 1) {
             throw error(invalid);
+        }
+        if (bytes > MAX_BUFFER.value()) {
+            throw error("invalid buffer '" + text + "': at most " + MAX_BUFFER.text());
         }
         return new Topology.Buffer((long) bytes, false);
     }

@@ -167,6 +167,78 @@ class PlaceAggregatorsTest {
     }
 
     @Test
+    void inputsFoundWrongByAProbeAreClearErrorsToo() throws Exception {
+        Path servers = servers();
+        Path latin =
+                Files.write(dir.resolve("latin.txt"), "10.0.0.1\n# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        Path topology = Files.writeString(
+                dir.resolve("huge-buffer.topo"),
+                "tier host rate 1Gbps latency 1us buffer 4194305KB\nrack r1 10.0.0.1-10.0.0.20\n");
+        Path notAProgram = Files.createDirectory(dir.resolve("sim"));
+        String[] common = {"--topology", TOPOLOGY.toString(), "--servers", servers.toString()};
+
+        Run unknownFrontend = run(concat(common, "--candidates", "10.0.0.12", "--frontend", "0.0.0.0"));
+        Run csvInADirectoryThatIsNot = run(
+                concat(common, "--candidates", "10.0.0.12", "--frontend", "10.0.0.9", "--csv", "/nonexistent/x.csv"));
+        Run notUtf8 = run(concat(
+                new String[] {"--topology", TOPOLOGY.toString(), "--servers", latin.toString()},
+                "--candidates",
+                "10.0.0.12",
+                "--frontend",
+                "10.0.0.9"));
+        Run badTopology = run(
+                "--topology",
+                topology.toString(),
+                "--servers",
+                servers.toString(),
+                "--candidates",
+                "10.0.0.12",
+                "--frontend",
+                "10.0.0.9");
+        Run simulatorIsADirectory = run(concat(
+                common, "--candidates", "10.0.0.12", "--frontend", "10.0.0.9", "--simulator", notAProgram.toString()));
+        Run aThousandAggregators = run(concat(
+                common,
+                "--candidates",
+                "10.0.0.12,10.1.1.12",
+                "--frontend",
+                "10.0.0.9",
+                "--shape",
+                "every",
+                "-k",
+                "1000",
+                "--max-placements",
+                "1"));
+
+        assertThat(unknownFrontend.exit()).isEqualTo(64);
+        assertThat(unknownFrontend.err()).contains("0.0.0.0 (the unknown host) cannot be");
+        assertThat(csvInADirectoryThatIsNot.exit()).isEqualTo(64);
+        assertThat(csvInADirectoryThatIsNot.err()).contains("Invalid value /nonexistent/x.csv for --csv");
+        assertThat(notUtf8.exit()).isEqualTo(2);
+        assertThat(notUtf8.err()).contains("latin.txt: line 2: not valid UTF-8 text");
+        assertThat(badTopology.exit()).isEqualTo(2);
+        assertThat(badTopology.err()).contains("huge-buffer.topo: line 1: invalid buffer '4194305KB': at most 1GB");
+        assertThat(simulatorIsADirectory.exit()).isEqualTo(4);
+        // 1,000 aggregators each gathering from 16 servers: 32,000 flows, over what a query may be.
+        assertThat(aThousandAggregators.exit()).isEqualTo(2);
+        assertThat(aThousandAggregators.err())
+                .contains("16 servers and 1000 aggregators make a query CloudTalk does not take: query is");
+        assertThat(Stream.of(
+                                unknownFrontend,
+                                csvInADirectoryThatIsNot,
+                                notUtf8,
+                                badTopology,
+                                simulatorIsADirectory,
+                                aThousandAggregators)
+                        .map(Run::err))
+                .noneMatch(err -> err.contains("Exception") || err.contains("\tat "));
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        return Stream.concat(Stream.of(first), Stream.of(more)).toArray(String[]::new);
+    }
+
+    @Test
     void helpListsTheOptionsAndExitsZero() {
         Run help = run("--help");
 

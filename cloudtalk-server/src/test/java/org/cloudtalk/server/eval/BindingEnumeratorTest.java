@@ -77,6 +77,19 @@ class BindingEnumeratorTest {
     }
 
     @Test
+    void aQueryOfThousandsOfFlowsIsCheckedForTwinsWithoutExhaustingTheStack() {
+        // Two aggregators gathering from the same 2,500 servers: each mapping of flows is 5,000 flows deep.
+        StringBuilder query = new StringBuilder("A = B = " + POOL + "\n");
+        for (int server = 0; server < 2_500; server++) {
+            String address = "10.1." + server / 250 + "." + (server % 250 + 1);
+            query.append(address).append(" -> A size 10K\n").append(address).append(" -> B size 10K\n");
+        }
+        BindingEnumerator enumerator = new BindingEnumerator(model(query.toString()));
+
+        assertThat(enumerator.first(Integer.MAX_VALUE)).hasSize(6);
+    }
+
+    @Test
     void boundCountsSetsPerClassOfTwins() {
         assertThat(new BindingEnumerator(model("shared A = B = (10.0.0.1 10.0.0.2 10.0.0.3)\n"
                                 + "A -> 10.0.0.9 size 1M\nB -> 10.0.0.9 size 1M\nC = " + POOL

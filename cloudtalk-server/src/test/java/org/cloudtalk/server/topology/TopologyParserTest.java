@@ -97,7 +97,23 @@ class TopologyParserTest {
                         "line 1: invalid buffer '64': expected packets like 50pkt or bytes like 64KB"),
                 Arguments.of(
                         "tier rack oversubscription 0.5 latency 1us buffer 5pkt\n",
-                        "line 1: invalid oversubscription '0.5': expected a number >= 1, like 4"),
+                        "line 1: invalid oversubscription '0.5': expected a number from 1 to 1000, like 4"),
+                Arguments.of(
+                        "tier rack oversubscription Infinity latency 1us buffer 5pkt\n",
+                        "line 1: invalid oversubscription 'Infinity': expected a number from 1 to 1000, like 4"),
+                Arguments.of(
+                        "tier rack oversubscription 1e300 latency 1us buffer 5pkt\n",
+                        "line 1: invalid oversubscription '1e300': expected a number from 1 to 1000, like 4"),
+                // Beyond these the packet simulator's numbers overflow (a 4 GiB buffer wrapped around to nothing).
+                Arguments.of(
+                        "tier host rate 99999999Tbps latency 1us buffer 5pkt\n",
+                        "line 1: invalid rate '99999999Tbps': at most 1Pbps"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 100000000000s buffer 5pkt\n",
+                        "line 1: invalid latency '100000000000s': at most 60s"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 4194305KB\n",
+                        "line 1: invalid buffer '4194305KB': at most 1GB"),
                 Arguments.of(TIERS + "rack r1 10.0.0.1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + "rack r1 pod p1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + rack + rack, "line 5: rack r1 is defined twice"),

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.cloudtalk.lang.ast.Attribute;
@@ -24,6 +25,11 @@ import org.cloudtalk.server.eval.QueryModel;
  * flow starts when g finishes. That is how an aggregator forwards the results it gathered (§5.4).
  */
 final class FlowPlan {
+    /** The simulated time (packet-sim.cc's horizon): a flow starting later never runs. */
+    static final long HORIZON_SECONDS = 600;
+    /** The largest flow simulated: beyond any that finishes within the horizon, and within the helper's numbers. */
+    private static final double MAX_BYTES = 1e15;
+
     /** One flow, in an order where every flow comes after those it waits for. */
     record Planned(String id, Flow flow, long bytes, long startNanos, List<String> after) {}
 
@@ -117,8 +123,24 @@ final class FlowPlan {
                 .orElseThrow(
                         () -> refuse(flow, "has no size (the packet evaluator simulates transfers of known size)"));
         double size = bytes(flow, expression, visiting);
-        if (!(size >= 1) || Double.isInfinite(size)) {
+        if (!(size >= 1)) {
             throw refuse(flow, "has a size below one byte");
+        }
+        if (size > MAX_BYTES) {
+            throw refuse(flow, "has a size over 1PB, more than the packet evaluator simulates");
+        }
+        if (flow.has(Attribute.SIZE) && flow.has(Attribute.TRANSFER)) {
+            // transfer caps what the flow has ever sent: below its size, the flow never ends.
+            double cap = bytes(flow, flow.attribute(Attribute.TRANSFER).orElseThrow(), visiting);
+            if (cap < size) {
+                throw refuse(
+                        flow,
+                        String.format(
+                                Locale.ROOT,
+                                "never finishes: its transfer cap (%.0f bytes) is below its size (%.0f bytes)",
+                                cap,
+                                size));
+            }
         }
         sizes.put(flow, size);
         return size;
@@ -160,7 +182,7 @@ final class FlowPlan {
 
     private Start start(Flow flow, Expression expression, Set<Flow> visiting) {
         if (expression instanceof Expression.Number number) {
-            return new Start(Math.round(number.value() * 1e9), Set.of());
+            return new Start(nanos(flow, number.value(), 0), Set.of());
         }
         if (expression instanceof Expression.Reference reference) {
             if (reference.attribute() == Attribute.END) {
@@ -174,10 +196,19 @@ final class FlowPlan {
                 && binary.operator() == Operator.ADD
                 && binary.right() instanceof Expression.Number delay) {
             Start base = start(flow, binary.left(), visiting);
-            return new Start(base.nanos() + Math.round(delay.value() * 1e9), base.after());
+            return new Start(nanos(flow, delay.value(), base.nanos()), base.after());
         }
         throw refuse(
                 flow, "has a start the packet evaluator cannot simulate; use a time, e(f), st(f), or those + a time");
+    }
+
+    /** {@code base} plus {@code seconds}, in nanoseconds; refused past the simulated time. */
+    private static long nanos(Flow flow, double seconds, long base) {
+        double nanos = base + seconds * 1e9;
+        if (nanos > HORIZON_SECONDS * 1e9) {
+            throw refuse(flow, "starts after the " + HORIZON_SECONDS + " s the packet evaluator simulates");
+        }
+        return Math.round(nanos);
     }
 
     private Set<Flow> referenced(Expression expression) {

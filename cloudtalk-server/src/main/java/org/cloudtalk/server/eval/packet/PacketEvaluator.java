@@ -149,13 +149,18 @@ public final class PacketEvaluator implements Evaluator {
     }
 
     private Double simulate(QueryModel query, List<FlowPlan.Planned> plan, Binding binding, long deadline)
-            throws IOException, InterruptedException {
+            throws InterruptedException {
         try {
             return simulator
                     .run(network.build(query, plan, binding), Duration.ofNanos(deadline - System.nanoTime()))
                     .completionSeconds();
         } catch (TimeoutException e) {
             return null;
+        } catch (IOException e) {
+            // The evaluator sends only input within the helper's ranges: a helper that fails on it is not one that
+            // works (another program, or a broken build), whichever binding meets it first.
+            throw new SimulatorUnavailableException(
+                    "the packet simulator " + simulator.executable() + " failed: " + e.getMessage());
         }
     }
 }

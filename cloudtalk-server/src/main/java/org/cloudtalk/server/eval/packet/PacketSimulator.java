@@ -49,7 +49,7 @@ public final class PacketSimulator {
     }
 
     public boolean available() {
-        return Files.isExecutable(executable);
+        return Files.isRegularFile(executable) && Files.isExecutable(executable);
     }
 
     /**

@@ -47,4 +47,22 @@ class FlowPlanTest {
                 .hasMessage("packet evaluator: flow f1 has a start the packet evaluator cannot simulate; "
                         + "use a time, e(f), st(f), or those + a time");
     }
+
+    @Test
+    void refusesFlowsThatCouldNeverFinishOrLieBeyondTheSimulatedTime() {
+        assertThatThrownBy(() -> plan("f1 10.0.0.1 -> 10.0.0.2 size 10KB transfer 5KB\n"))
+                .hasMessage("packet evaluator: flow f1 never finishes: its transfer cap (5120 bytes) is below its size"
+                        + " (10240 bytes)");
+        assertThatThrownBy(() ->
+                        plan("f1 10.0.0.1 -> 10.0.0.2 size 10KB\nf2 10.0.0.2 -> 10.0.0.3 size 20KB transfer t(f1)\n"))
+                .hasMessage("packet evaluator: flow f2 never finishes: its transfer cap (10240 bytes) is below its size"
+                        + " (20480 bytes)");
+        assertThatThrownBy(() -> plan("f1 10.0.0.1 -> 10.0.0.2 size 1KB start 1000000000s\n"))
+                .hasMessage("packet evaluator: flow f1 starts after the 600 s the packet evaluator simulates");
+        assertThatThrownBy(() -> plan("f1 10.0.0.1 -> 10.0.0.2 size 1KB\n"
+                        + "f2 10.0.0.1 -> 10.0.0.3 size 1KB start e(f1) + 1000000000000s\n"))
+                .hasMessage("packet evaluator: flow f2 starts after the 600 s the packet evaluator simulates");
+        assertThatThrownBy(() -> plan("f1 10.0.0.1 -> 10.0.0.2 size 1000000TB\n"))
+                .hasMessage("packet evaluator: flow f1 has a size over 1PB, more than the packet evaluator simulates");
+    }
 }
