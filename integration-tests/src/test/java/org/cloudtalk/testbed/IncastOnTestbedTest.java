@@ -20,13 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packet simulator's validation on a small testbed: 5 hosts send 10 KiB each into a sixth at once through a
- * 400 Mbit/s port of 50 packets; the testbed's times and ns-3's must both respect the link's rate and agree within
+ * 100 Mbit/s port of 50 packets; the testbed's times and ns-3's must both respect the link's rate and agree within
  * 2x, and the receiver's shaper must be the testbed's usual one again afterwards.
  */
 class IncastOnTestbedTest {
     private static final int SENDERS = 5;
     private static final long BYTES = 10 * 1024;
-    private static final int RATE_MBIT = 400;
+    /**
+     * Slow enough that the replies take longer to cross the port (4.2 ms) than the testbed takes to wake its senders,
+     * which it does one after another on a shared machine (a one-byte gather took 3-4 ms on some days, under 1 ms on
+     * others): at 400 Mbit/s the test measured the machine's scheduling more than the network.
+     */
+    private static final int RATE_MBIT = 100;
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -41,7 +46,7 @@ class IncastOnTestbedTest {
             RunResult result = TestbedEndToEndTest.run(
                     new Incast(BYTES, 5, 50 * 1500), testbed, 1.0, temp.resolve("out"), new PrintStream(console, true));
             TestbedEndToEndTest.assertPassed(result, console);
-            // Everything must cross the receiver's 400 Mbit/s link: no faster than the rate allows (htb within 2%).
+            // Everything must cross the receiver's link: no faster than the rate allows (htb within 2%).
             double floorMs = SENDERS * BYTES * 8 / (RATE_MBIT * 1e6) * 1e3 * 0.98;
             List<Measurement> measured = result.measurements().stream()
                     .filter(m -> m.metric().equals("measured-ms"))
