@@ -18,6 +18,7 @@ import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.lang.cli.CheckQuery;
 import picocli.CommandLine;
@@ -126,9 +127,11 @@ public final class CtQuery implements Callable<Integer> {
     @Override
     public Integer call() {
         URI base = serverUri();
-        if (timeoutMillis <= 0) {
+        if (timeoutMillis <= 0 || timeoutMillis > HttpApi.MAX_TIMEOUT_MILLIS) {
             throw new ParameterException(
-                    spec.commandLine(), "Invalid value " + timeoutMillis + " for --timeout-ms: must be positive");
+                    spec.commandLine(),
+                    "Invalid value " + timeoutMillis + " for --timeout-ms: must be between 1 and "
+                            + HttpApi.MAX_TIMEOUT_MILLIS + " (the server's own limit)");
         }
         String query;
         try {

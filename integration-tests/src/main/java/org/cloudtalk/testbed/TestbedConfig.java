@@ -72,7 +72,7 @@ public record TestbedConfig(
 
     private static void check(boolean ok, String key, Object value, String reason) {
         if (!ok) {
-            throw new TestbedException("Invalid value " + value + " for " + key + ": " + reason);
+            throw TestbedException.invalidValue(value, key, reason);
         }
     }
 }

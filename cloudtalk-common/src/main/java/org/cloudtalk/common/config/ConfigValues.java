@@ -1,10 +1,9 @@
 package org.cloudtalk.common.config;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,6 +11,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.cloudtalk.common.io.TextFile;
 
 /**
  * The one configuration parser of the server and the daemon: properties files, and typed values with the messages
@@ -20,15 +20,20 @@ import java.util.regex.Pattern;
 public final class ConfigValues {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
+    /** A configuration file is a few kilobytes: anything near this is not one (and must not exhaust a small heap). */
+    private static final int MAX_FILE_BYTES = 1 << 20;
+
     private ConfigValues() {}
 
     /** A properties file's keys and values (trimmed); {@code flag} names the option that gave the file. */
     public static Map<String, String> read(Path file, String flag) throws ConfigException {
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file)) {
-            properties.load(reader);
+        try {
+            properties.load(new StringReader(TextFile.read(file, MAX_FILE_BYTES)));
         } catch (IOException e) {
             throw ConfigException.invalid(flag, file.toString(), "cannot read it (" + e.getMessage() + ")");
+        } catch (TextFile.BadTextException e) {
+            throw ConfigException.invalid(flag, file.toString(), e.getMessage());
         }
         Map<String, String> values = new LinkedHashMap<>();
         properties

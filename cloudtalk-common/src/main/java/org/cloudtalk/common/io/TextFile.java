@@ -32,12 +32,17 @@ public final class TextFile {
      * @throws BadTextException when it is over {@link #MAX_BYTES} or not UTF-8
      */
     public static String read(Path file) throws IOException, BadTextException {
+        return read(file, MAX_BYTES);
+    }
+
+    /** As {@link #read(Path)}, for files of at most {@code maxBytes} (a whole number of MB). */
+    public static String read(Path file, int maxBytes) throws IOException, BadTextException {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(MAX_BYTES + 1);
+            bytes = in.readNBytes(maxBytes + 1);
         }
-        if (bytes.length > MAX_BYTES) {
-            throw new BadTextException("larger than " + (MAX_BYTES >> 20) + " MB");
+        if (bytes.length > maxBytes) {
+            throw new BadTextException("larger than " + (maxBytes >> 20) + " MB");
         }
         String text = utf8(bytes);
         return text.startsWith("\uFEFF") ? text.substring(1) : text;

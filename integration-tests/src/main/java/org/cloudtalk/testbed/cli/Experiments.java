@@ -59,7 +59,7 @@ final class Experiments {
         return ALL.stream()
                 .filter(e -> e.name().equals(name))
                 .findFirst()
-                .orElseThrow(() -> new TestbedException(
-                        "unknown experiment " + name + " (known: " + String.join(", ", names()) + ")"));
+                .orElseThrow(() -> TestbedException.invalidValue(
+                        name, "EXPERIMENT", "unknown experiment (known: " + String.join(", ", names()) + ")"));
     }
 }

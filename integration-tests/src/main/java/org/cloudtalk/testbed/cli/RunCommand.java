@@ -1,6 +1,8 @@
 package org.cloudtalk.testbed.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +73,18 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     private RunDirOption runDir;
 
+    /** Creates {@code dir} now if needed: results are written after the first run, which may take minutes. */
+    private static void writableDirectory(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException e) {
+            throw TestbedException.invalidValue(dir, "--out", "cannot create the directory (" + e.getMessage() + ")");
+        }
+        if (!Files.isWritable(dir)) {
+            throw TestbedException.invalidValue(dir, "--out", "the directory is not writable");
+        }
+    }
+
     @Override
     public Integer call() {
         PrintStream out = main.out;
@@ -79,17 +93,20 @@ final class RunCommand implements Callable<Integer> {
         int first = Values.number(firstRepeat, "first-repeat", 0);
         int seconds = Values.number(runSeconds, "seconds", 5);
         if (repeats < 1 || repeats > 1000) {
-            throw new TestbedException("Invalid value " + repeats + " for --repeat: must be between 1 and 1000");
+            throw TestbedException.invalidValue(repeats, "--repeat", "must be between 1 and 1000");
         }
         if (first < 0 || first > 1000) {
-            throw new TestbedException("Invalid value " + first + " for --first-repeat: must be between 0 and 1000");
+            throw TestbedException.invalidValue(first, "--first-repeat", "must be between 0 and 1000");
         }
         if (seconds < 1 || seconds > 3600) {
-            throw new TestbedException("Invalid value " + seconds + " for --seconds: must be between 1 and 3600");
+            throw TestbedException.invalidValue(seconds, "--seconds", "must be between 1 and 3600");
         }
         List<Double> busy = Values.fractions(busyFractions, "busy", experiment.defaultBusy());
         Map<String, String> settings = Values.settings(cloudTalkSettings, "cloudtalk-setting");
         Optional<Testbed> existing = Testbed.attach(runDir.path());
+        // Everything a run can refuse, refused before minutes of bringing a testbed up.
+        experiment.check(existing.map(Testbed::config).orElseGet(() -> testbedOptions.config(runDir.path())));
+        writableDirectory(outDir);
         Testbed testbed = existing.orElseGet(() -> {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
             return Testbed.up(testbedOptions.config(runDir.path()));

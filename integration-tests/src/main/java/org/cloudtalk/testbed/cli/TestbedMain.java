@@ -72,10 +72,10 @@ public final class TestbedMain implements Runnable {
         line.getSubcommands().get("exec").setStopAtPositional(true);
         CommandLine.IExecutionExceptionHandler defects = line.getExecutionExceptionHandler();
         line.setExecutionExceptionHandler((e, failed, parseResult) -> {
-            if (e instanceof TestbedException) {
+            if (e instanceof TestbedException failure) {
                 failed.getErr().println("cloudtalk testbed: " + e.getMessage());
                 failed.getErr().flush();
-                return FAILED;
+                return failure.isInvalidValue() ? Launchers.USAGE : FAILED;
             }
             return defects.handleExecutionException(e, failed, parseResult);
         });
@@ -243,7 +243,7 @@ public final class TestbedMain implements Runnable {
         try {
             index = Integer.parseInt(host);
         } catch (NumberFormatException e) {
-            throw new TestbedException("Invalid value " + host + " for HOST: a host index");
+            throw TestbedException.invalidValue(host, "HOST", "a host index");
         }
         List<String> command = new ArrayList<>(
                 List.of("ip", "netns", "exec", testbed.host(index).namespace()));

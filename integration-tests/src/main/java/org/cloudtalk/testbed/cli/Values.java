@@ -17,7 +17,7 @@ final class Values {
         try {
             return Integer.parseInt(value);
         } catch (NumberFormatException e) {
-            throw new TestbedException("Invalid value " + value + " for --" + flag + ": not a whole number");
+            throw TestbedException.invalidValue(value, "--" + flag, "not a whole number");
         }
     }
 
@@ -27,17 +27,16 @@ final class Values {
             return fallback;
         }
         List<Double> fractions = new ArrayList<>();
-        for (String part : value.split(",")) {
-            try {
-                double fraction = Double.parseDouble(part.trim());
-                if (fraction <= 0 || fraction > 1) {
-                    throw new NumberFormatException();
-                }
-                fractions.add(fraction);
-            } catch (NumberFormatException e) {
-                throw new TestbedException(
-                        "Invalid value " + value + " for --" + flag + ": expected fractions in (0, 1], e.g. 0.1,0.5");
+        for (String part : value.split(",", -1)) {
+            // Plain decimals only: Java's own syntax would also take NaN, 0.5d or hexadecimal.
+            double fraction = part.strip().matches("\\d*\\.?\\d+") ? Double.parseDouble(part.strip()) : Double.NaN;
+            if (!(fraction > 0 && fraction <= 1)) {
+                throw TestbedException.invalidValue(value, "--" + flag, "expected fractions in (0, 1], e.g. 0.1,0.5");
             }
+            if (fractions.contains(fraction)) {
+                throw TestbedException.invalidValue(value, "--" + flag, part.strip() + " is given twice");
+            }
+            fractions.add(fraction);
         }
         return List.copyOf(fractions);
     }
@@ -49,8 +48,8 @@ final class Values {
             int equals = value.indexOf('=');
             String key = equals < 0 ? "" : value.substring(0, equals);
             if (!key.matches("[A-Za-z][A-Za-z0-9._-]*") || equals == value.length() - 1) {
-                throw new TestbedException("Invalid value " + value + " for --" + flag
-                        + ": expected KEY=VALUE, e.g. cloudtalk.hdfs.write.evaluator=refined");
+                throw TestbedException.invalidValue(
+                        value, "--" + flag, "expected KEY=VALUE, e.g. cloudtalk.hdfs.write.evaluator=refined");
             }
             settings.put(key, value.substring(equals + 1));
         }

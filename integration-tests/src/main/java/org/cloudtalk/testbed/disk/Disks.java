@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Commands;
 import org.cloudtalk.testbed.net.Host;
@@ -74,6 +75,16 @@ public final class Disks {
         return find(state, host)
                 .orElseThrow(() -> new TestbedException(
                         host.namespace() + " has no disk of its own: bring the testbed up with --disk-rate MIBPS"));
+    }
+
+    /** Refuses {@code experiment} on a testbed that will have no disk per host, before it is brought up. */
+    public static void requirePerHost(TestbedConfig config, String experiment) {
+        if (config.diskMiBps() == 0) {
+            throw TestbedException.invalidValue(
+                    0,
+                    "--disk-rate",
+                    experiment + " needs a disk per host: bring the testbed up with --disk-rate MIBPS");
+        }
     }
 
     /** Refuses {@code experiment} on a testbed without a disk per host. */

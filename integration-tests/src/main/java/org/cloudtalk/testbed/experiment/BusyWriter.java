@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.hadoop.FileWrite;
 import org.cloudtalk.testbed.hadoop.HdfsPlacement;
@@ -34,6 +35,11 @@ public final class BusyWriter extends HdfsExperiment {
                 "hosts with a busy disk (%)",
                 "HDFS write time per file when the writers' own disks are busy",
                 perPlacement(HdfsWrite.WRITE_SECONDS));
+    }
+
+    @Override
+    public void check(TestbedConfig config) {
+        Disks.requirePerHost(config, name());
     }
 
     @Override

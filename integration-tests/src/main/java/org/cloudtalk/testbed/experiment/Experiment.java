@@ -1,6 +1,8 @@
 package org.cloudtalk.testbed.experiment;
 
 import java.util.List;
+import org.cloudtalk.testbed.TestbedConfig;
+import org.cloudtalk.testbed.TestbedException;
 
 /**
  * An experiment on the testbed. The runner calls {@link #run} once per busy fraction and repeat on a testbed that is
@@ -31,6 +33,12 @@ public interface Experiment {
     default boolean chartP99() {
         return false;
     }
+
+    /**
+     * Refuses a testbed this experiment cannot run on, before one is brought up for it: a wrong flag value
+     * ({@link TestbedException#invalidValue}). Runs again on the testbed itself, which may be one already up.
+     */
+    default void check(TestbedConfig config) {}
 
     RunResult run(RunContext context);
 }

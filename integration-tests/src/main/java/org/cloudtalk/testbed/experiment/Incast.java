@@ -120,14 +120,21 @@ public final class Incast implements Experiment {
     }
 
     @Override
+    public void check(TestbedConfig config) {
+        if (config.latencyMs() != 0) {
+            throw TestbedException.invalidValue(
+                    config.latencyMs(),
+                    "--latency",
+                    "incast compares with a simulated switch port, which a delay line would hide;"
+                            + " run it on a testbed without --latency");
+        }
+    }
+
+    @Override
     public RunResult run(RunContext context) {
         Testbed testbed = context.testbed();
         TestbedConfig config = testbed.config();
-        if (config.latencyMs() != 0) {
-            throw new TestbedException("Invalid value " + config.latencyMs()
-                    + " for --latency: incast compares with a simulated switch port, which a delay line would hide;"
-                    + " run it on a testbed without --latency");
-        }
+        check(config);
         Host receiver = testbed.host(0);
         List<Host> senders =
                 context.pickBusy(testbed.hosts().subList(1, testbed.hosts().size()));

@@ -39,8 +39,10 @@ public record RunContext(
     public List<Host> pickBusy(List<Host> candidates) {
         int count = Math.max(2, (int) Math.round(busyFraction * candidates.size()));
         if (count > candidates.size()) {
-            throw new TestbedException("Invalid value " + busyFraction + " for --busy: " + count
-                    + " busy hosts needed but only " + candidates.size() + " can be busy");
+            throw TestbedException.invalidValue(
+                    busyFraction,
+                    "--busy",
+                    count + " busy hosts needed but only " + candidates.size() + " can be busy");
         }
         List<Host> shuffled = new ArrayList<>(candidates);
         Collections.shuffle(shuffled, random);

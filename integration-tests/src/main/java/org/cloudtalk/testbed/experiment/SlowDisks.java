@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.Undo;
 import org.cloudtalk.testbed.disk.Disks;
 import org.cloudtalk.testbed.fidelity.Fidelity;
@@ -82,6 +83,11 @@ public final class SlowDisks implements Experiment {
     @Override
     public String yAxisTitle() {
         return "seconds per job";
+    }
+
+    @Override
+    public void check(TestbedConfig config) {
+        Disks.requirePerHost(config, name());
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
@@ -111,13 +112,19 @@ public final class SolrReplicas implements Experiment {
     }
 
     @Override
+    public void check(TestbedConfig config) {
+        int needed = 1 + 2 * shards;
+        if (config.hosts() < needed) {
+            throw TestbedException.invalidValue(
+                    config.hosts(), "--hosts", "solr-replicas with " + shards + " shards needs " + needed);
+        }
+    }
+
+    @Override
     public RunResult run(RunContext context) {
         Testbed testbed = context.testbed();
+        check(testbed.config());
         int needed = 1 + 2 * shards;
-        if (testbed.hosts().size() < needed) {
-            throw new TestbedException("Invalid value " + testbed.hosts().size() + " for --hosts: solr-replicas with "
-                    + shards + " shards needs " + needed);
-        }
         Host aggregator = testbed.host(0);
         List<Host> replicaHosts = testbed.hosts().subList(1, needed);
         List<Measurement> rows = new ArrayList<>();
