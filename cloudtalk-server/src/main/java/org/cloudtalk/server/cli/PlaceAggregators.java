@@ -254,7 +254,8 @@ public final class PlaceAggregators implements Callable<Integer> {
         if (Double.isInfinite(report.chosen().seconds())) {
             spec.commandLine()
                     .getErr()
-                    .println("place-aggregators: no placement lets every answer arrive within the simulated 600 s");
+                    .println("place-aggregators: no placement lets every answer arrive within the simulated "
+                            + PacketSimulator.HORIZON_SECONDS + " s");
             return Launchers.QUERY_ERROR;
         }
         print(query, report, simulations, seconds);

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.cloudtalk.testbed.Testbed;
+import org.cloudtalk.testbed.TestbedConfig;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.experiment.Experiment;
 import org.cloudtalk.testbed.report.ExperimentRunner;
@@ -104,12 +105,13 @@ final class RunCommand implements Callable<Integer> {
         List<Double> busy = Values.fractions(busyFractions, "busy", experiment.defaultBusy());
         Map<String, String> settings = Values.settings(cloudTalkSettings, "cloudtalk-setting");
         Optional<Testbed> existing = Testbed.attach(runDir.path());
+        TestbedConfig config = existing.map(Testbed::config).orElseGet(() -> testbedOptions.config(runDir.path()));
         // Everything a run can refuse, refused before minutes of bringing a testbed up.
-        experiment.check(existing.map(Testbed::config).orElseGet(() -> testbedOptions.config(runDir.path())));
+        experiment.check(config);
         writableDirectory(outDir);
         Testbed testbed = existing.orElseGet(() -> {
             out.println("bringing up a testbed for this run (it is taken down afterwards)");
-            return Testbed.up(testbedOptions.config(runDir.path()));
+            return Testbed.up(config);
         });
         // A testbed brought up for this run goes down with it, also on Ctrl-C (its processes have sessions of
         // their own and would outlive the launcher).

@@ -61,7 +61,8 @@ final class HadoopDaemons {
     }
 
     /**
-     * {@code more} JVM options after the log directories Hadoop's launch scripts give every JVM ({@code hadoop.log.dir}, and {@code yarn.log.dir} for
+     * {@code more} JVM options after the log directories Hadoop's launch scripts give every JVM
+     * ({@code hadoop.log.dir}, and {@code yarn.log.dir} for
      * YARN's): without the latter, defaults such as {@code yarn.nodemanager.log-dirs} expand to a literal
      * {@code ${yarn.log.dir}} directory in the working directory of whoever reads them.
      */

@@ -25,8 +25,6 @@ import org.cloudtalk.server.eval.QueryModel;
  * flow starts when g finishes. That is how an aggregator forwards the results it gathered (§5.4).
  */
 final class FlowPlan {
-    /** The simulated time (packet-sim.cc's horizon): a flow starting later never runs. */
-    static final long HORIZON_SECONDS = 600;
     /** The largest flow simulated: beyond any that finishes within the horizon, and within the helper's numbers. */
     private static final double MAX_BYTES = 1e15;
 
@@ -205,8 +203,9 @@ final class FlowPlan {
     /** {@code base} plus {@code seconds}, in nanoseconds; refused past the simulated time. */
     private static long nanos(Flow flow, double seconds, long base) {
         double nanos = base + seconds * 1e9;
-        if (nanos > HORIZON_SECONDS * 1e9) {
-            throw refuse(flow, "starts after the " + HORIZON_SECONDS + " s the packet evaluator simulates");
+        if (nanos > PacketSimulator.HORIZON_SECONDS * 1e9) {
+            throw refuse(
+                    flow, "starts after the " + PacketSimulator.HORIZON_SECONDS + " s the packet evaluator simulates");
         }
         return Math.round(nanos);
     }

@@ -24,6 +24,9 @@ import java.util.concurrent.TimeoutException;
  * <p>Concurrency: stateless; simulations may run from many threads at once.
  */
 public final class PacketSimulator {
+    /** The simulated time (packet-sim.cc's kHorizonSeconds): a flow not finished by then never finishes. */
+    public static final long HORIZON_SECONDS = 600;
+
     private final Path executable;
 
     public PacketSimulator(Path executable) {
