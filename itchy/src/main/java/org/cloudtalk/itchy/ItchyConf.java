@@ -1,6 +1,14 @@
 package org.cloudtalk.itchy;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.technique.TaskKeys;
 
 /** Configuration keys (Hadoop {@code Configuration}) that select and tune Itchy. */
 public final class ItchyConf {
@@ -30,6 +38,23 @@ public final class ItchyConf {
      */
     public static final String MO_TOUCHED_KEYS_MAX = "itchy.mo.touched.keys.max";
 
+    /** More configuration keys (comma-separated) whose values belong to the job's identity, its signature. */
+    public static final String SIGNATURE_KEYS = "itchy.signature.keys";
+
+    private static final Set<String> KEYS = Set.of(
+            MODE,
+            MERGE_CLASS,
+            QMC_THRESHOLD,
+            TABLE,
+            CHUNK_BYTES,
+            LOOKUP_THREADS,
+            SAMPLE_RECORDS,
+            BULK_SPILL_BYTES,
+            MO_TOUCHED_KEYS_MAX,
+            SIGNATURE_KEYS);
+    /** A threshold as written in a file or on a command line: a plain decimal, not Java's 1e3, 0x10 or 5d. */
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?|\\.[0-9]+");
+
     /**
      * Checks the user's settings in the driver, before anything runs: a task would otherwise fail on a bad number
      * with a bare {@code NumberFormatException}, and a bad mode would surface as an internal error.
@@ -37,6 +62,26 @@ public final class ItchyConf {
      * @throws ItchyException {@code Invalid value V for K: reason}
      */
     public static void validate(Configuration conf) {
+        for (Map.Entry<String, String> entry : conf) {
+            String key = entry.getKey();
+            if (key.startsWith("itchy.")
+                    && !KEYS.contains(key)
+                    && TaskKeys.PREFIXES.stream().noneMatch(key::startsWith)) {
+                // A misspelt key would otherwise be ignored in silence, and the run use the default.
+                throw new ItchyException(invalid(
+                        entry.getValue(),
+                        key,
+                        "unknown key (known: " + new TreeSet<>(KEYS).stream().collect(Collectors.joining(", ")) + ")"));
+            }
+        }
+        String table = conf.getTrimmed(TABLE);
+        if (table != null) {
+            try {
+                TableName.isLegalFullyQualifiedTableName(Bytes.toBytes(table));
+            } catch (IllegalArgumentException e) {
+                throw new ItchyException(invalid(table, TABLE, "not an HBase table name (" + e.getMessage() + ")"));
+            }
+        }
         String mode = conf.get(MODE);
         if (mode != null) {
             ItchyMode.parse(mode);
@@ -50,12 +95,9 @@ public final class ItchyConf {
         userClass(conf, MERGE_CLASS, MergeFunction.class);
         String threshold = conf.getTrimmed(QMC_THRESHOLD);
         if (threshold != null) {
-            try {
-                if (!(Double.parseDouble(threshold) >= 0)) {
-                    throw new ItchyException(invalid(threshold, QMC_THRESHOLD, "must be a number of at least 0"));
-                }
-            } catch (NumberFormatException e) {
-                throw new ItchyException(invalid(threshold, QMC_THRESHOLD, "must be a number of at least 0"), e);
+            if (!PLAIN_DECIMAL.matcher(threshold).matches()) {
+                throw new ItchyException(
+                        invalid(threshold, QMC_THRESHOLD, "must be a plain decimal number of at least 0"));
             }
         }
     }

@@ -220,7 +220,7 @@ public final class ItchyJob {
         Driver driver = new Driver(conf, job);
         TechniqueChoice choice = TechniqueChoice.of(driver, job, files);
         if (choice.mode() == ItchyMode.OFF) {
-            clearFailedAttempt(output);
+            OutputDirectory.prepare(conf, output, concat(inputs, files));
             Job plain = job.plainJob(conf, files, output);
             driver.run(plain, "first job");
             return new RunReport(choice.mode(), choice.decision(), plain.getCounters(), output, driver.phases());
@@ -237,7 +237,7 @@ public final class ItchyJob {
                 datasets.add(file.dataset(datasets.size() + 1, 0));
             }
             driver.phase("input checks", checkStart);
-            clearFailedAttempt(output);
+            OutputDirectory.prepare(conf, output, concat(inputs, files));
             int generation = ItchyStore.newGeneration(connection, conf, name);
             Job first = driver.newJob(
                     new Run(
@@ -329,7 +329,10 @@ public final class ItchyJob {
                 newIds.add(dataset.id());
             }
             driver.phase("input checks", checkStart);
-            clearFailedAttempt(differentialOutput);
+            List<Path> processed = record.datasets().stream()
+                    .map(dataset -> new Path(dataset.path()))
+                    .toList();
+            OutputDirectory.prepare(conf, differentialOutput, concat(concat(appended, files), processed));
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(inputFiles.qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
@@ -422,16 +425,10 @@ public final class ItchyJob {
         }
     }
 
-    /** A directory left by a failed attempt has no _SUCCESS marker: it is replaced. Anything else is kept. */
-    private void clearFailedAttempt(Path output) throws IOException {
-        FileSystem fs = output.getFileSystem(conf);
-        if (fs.exists(output)) {
-            if (fs.exists(new Path(output, "_SUCCESS"))) {
-                throw new ItchyException(
-                        "output " + output + " exists and holds a finished run's output; choose a new directory");
-            }
-            fs.delete(output, true);
-        }
+    private static List<Path> concat(List<Path> given, List<Path> expanded) {
+        List<Path> all = new ArrayList<>(given);
+        all.addAll(expanded);
+        return all;
     }
 
     /**

@@ -31,8 +31,23 @@ class ItchyConfTest {
                         + " on the classpath",
                 "itchy.merge.class | java.lang.String | Invalid value java.lang.String for itchy.merge.class: not a"
                         + " org.cloudtalk.itchy.MergeFunction",
-                "itchy.qmc.threshold | -3 | Invalid value -3 for itchy.qmc.threshold: must be a number of at least 0",
-                "itchy.qmc.threshold | NaN | Invalid value NaN for itchy.qmc.threshold: must be a number of at least 0"
+                "itchy.qmc.threshold | -3 | Invalid value -3 for itchy.qmc.threshold: must be a plain decimal number of"
+                        + " at least 0",
+                "itchy.qmc.threshold | NaN | Invalid value NaN for itchy.qmc.threshold: must be a plain decimal number"
+                        + " of at least 0",
+                "itchy.qmc.threshold | 1e3 | Invalid value 1e3 for itchy.qmc.threshold: must be a plain decimal number"
+                        + " of at least 0",
+                "itchy.qmc.threshold | 1000d | Invalid value 1000d for itchy.qmc.threshold: must be a plain decimal"
+                        + " number of at least 0",
+                "itchy.qmc.threshold | Infinity | Invalid value Infinity for itchy.qmc.threshold: must be a plain"
+                        + " decimal number of at least 0",
+                "itchy.modee | mo | Invalid value mo for itchy.modee: unknown key (known: itchy.bulk.spill.bytes,"
+                        + " itchy.chunk.bytes, itchy.hbase.table, itchy.merge.class, itchy.mo.touched.keys.max,"
+                        + " itchy.mode, itchy.qmc.lookup.threads, itchy.qmc.threshold, itchy.sample.records,"
+                        + " itchy.signature.keys)",
+                "itchy.hbase.table | my table | Invalid value my table for itchy.hbase.table: not an HBase table name"
+                        + " (Illegal character code:32, < > at 2. User-space table qualifiers may only contain"
+                        + " 'alphanumeric characters' and digits: my table)"
             })
     void aBadSettingIsRefusedNamingTheKey(String key, String value, String message) {
         Configuration conf = new Configuration(false);
@@ -50,6 +65,8 @@ class ItchyConfTest {
         "itchy.bulk.spill.bytes, 3000000000",
         "itchy.qmc.threshold, 0",
         "itchy.qmc.threshold, 2.5",
+        "itchy.hbase.table, tenant1:itchy_results",
+        "itchy.task.mode, MO",
         "itchy.merge.class, org.cloudtalk.itchy.examples.WordCount$SumMerge"
     })
     void aGoodSettingPasses(String key, String value) {

@@ -1,10 +1,15 @@
 package org.cloudtalk.itchy.technique;
 
+import java.util.List;
+
 /**
  * Configuration keys the driver ({@code ItchyJob}) sets for its tasks; users set {@code ItchyConf}'s, never these.
  * Internal: public only because the driver, the tasks and the techniques live in packages of their own.
  */
 public final class TaskKeys {
+    /** Every key here starts with one of these: a user's setting never does. */
+    public static final List<String> PREFIXES = List.of("itchy.user.", "itchy.task.");
+
     public static final String USER_MAPPER = "itchy.user.mapper";
     public static final String USER_REDUCER = "itchy.user.reducer";
     public static final String USER_COMBINER = "itchy.user.combiner";

@@ -74,7 +74,7 @@ public record UserJob(
                 Arrays.asList(mapper, reducer, combiner, merge, mapKey, mapValue, outputKey, outputValue)) {
             identity.append(type == null ? "-" : type.getName()).append('\n');
         }
-        for (String key : conf.getTrimmedStrings("itchy.signature.keys")) {
+        for (String key : conf.getTrimmedStrings(ItchyConf.SIGNATURE_KEYS)) {
             identity.append(key).append('=').append(conf.get(key, "")).append('\n');
         }
         try {
