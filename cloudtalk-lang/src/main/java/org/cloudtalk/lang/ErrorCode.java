@@ -14,6 +14,7 @@ public enum ErrorCode {
     INVALID_NAME,
     DUPLICATE_ATTRIBUTE,
     // Semantics
+    EMPTY_QUERY,
     UNDECLARED_VARIABLE,
     DUPLICATE_VARIABLE,
     DUPLICATE_FLOW,

@@ -132,6 +132,14 @@ class ErrorMessagesTest {
                         AB + "f1 A -> 10.0.0.3\nf1 A -> 10.0.0.4",
                         ErrorCode.DUPLICATE_FLOW,
                         "line 3:1: flow 'f1' is already defined at line 2:1"),
+                error(
+                        "",
+                        ErrorCode.EMPTY_QUERY,
+                        "line 1:1: the query is empty: declare variables with their candidates and describe the flows"),
+                error(
+                        "\n# only a comment\n\n",
+                        ErrorCode.EMPTY_QUERY,
+                        "line 1:1: the query is empty: declare variables with their candidates and describe the flows"),
                 error("A = ()", ErrorCode.EMPTY_CANDIDATES, "line 1:1: variable 'A' has no candidate values"),
                 error(
                         "A = (10.0.0.1 10.0.0.1)",

@@ -81,12 +81,14 @@ public final class CloudTalkServer implements AutoCloseable {
                     : new SameHostLocator(config.daemonPort());
             StatusCodec codec = new StatusCodec(new MessageAuthenticator(
                     fromFile("status.key.file", config.keyFile().get(), KeyFile::read)));
+            // Every file is read before the socket opens: a bad one leaves nothing running behind its error.
+            Optional<StatusSource> statusFile = config.statusFile().isPresent()
+                    ? Optional.of(fromFile("status.file", config.statusFile().get(), StaticStatusSource::new))
+                    : Optional.empty();
             UdpStatusSource udp = new UdpStatusSource(locator, codec, config.statusReuse(), config.statusMaxAge());
             daemons = Optional.of(udp);
             dynamicStatus = udp;
-            staticStatus = config.statusFile().isPresent()
-                    ? fromFile("status.file", config.statusFile().get(), StaticStatusSource::new)
-                    : new CapacityOnlyStatusSource(dynamicStatus);
+            staticStatus = statusFile.orElseGet(() -> new CapacityOnlyStatusSource(udp));
         } else {
             dynamicStatus = fromFile("status.file", config.statusFile().orElseThrow(), StaticStatusSource::new);
             staticStatus = new CapacityOnlyStatusSource(dynamicStatus);
@@ -115,16 +117,28 @@ public final class CloudTalkServer implements AutoCloseable {
         ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         Admission admission = new Admission(config.limits(), config.workersPerTenant());
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
-        // Bound first, so that a taken port fails at once; connections wait in the backlog until the warm-up is done.
-        HttpApiServer api = HttpApiServer.bind(
-                config.bind(),
-                new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),
-                1);
-        if (daemons.isPresent()) {
-            daemons.get().warmUp(WARM_UP_STATUS);
+        HttpApiServer api = null;
+        try {
+            // Bound first, so that a taken port fails at once; connections wait in the backlog until the warm-up is
+            // done.
+            api = HttpApiServer.bind(
+                    config.bind(),
+                    new ApiChannelInitializer(handler, config.limits().maxQueryChars() * 4, config.http()),
+                    1);
+            if (daemons.isPresent()) {
+                daemons.get().warmUp(WARM_UP_STATUS);
+            }
+            Warmup.run(WARM_UP);
+            api.startAccepting();
+        } catch (Throwable e) {
+            // A process that embeds the server (a test, the quickstart) goes on after a failed start: leave no socket
+            // or thread behind.
+            if (api != null) {
+                api.close();
+            }
+            closeAll(workers, staticStatus, dynamicStatus);
+            throw e;
         }
-        Warmup.run(WARM_UP);
-        api.startAccepting();
         log.info(
                 "CloudTalk server listening on http://{}:{}/ (status from {})",
                 api.localAddress().getAddress().getHostAddress(),
@@ -165,6 +179,10 @@ public final class CloudTalkServer implements AutoCloseable {
     @Override
     public void close() {
         api.close();
+        closeAll(workers, staticStatus, dynamicStatus);
+    }
+
+    private static void closeAll(ThreadPoolExecutor workers, StatusSource staticStatus, StatusSource dynamicStatus) {
         workers.shutdownNow();
         staticStatus.close();
         dynamicStatus.close();

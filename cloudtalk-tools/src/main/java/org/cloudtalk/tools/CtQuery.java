@@ -150,6 +150,12 @@ public final class CtQuery implements Callable<Integer> {
             err.println("ctquery: cannot read the query: " + (e.getMessage() != null ? e.getMessage() : e));
             return NO_INPUT;
         }
+        if (query == null) {
+            err.println("line 1:1: query is more than " + HttpApi.MAX_QUERY_CHARS
+                    + " bytes long; no server accepts it (limits.query.chars is at most " + HttpApi.MAX_QUERY_CHARS
+                    + ")");
+            return QUERY_ERROR;
+        }
         CloudTalkClient client = new CloudTalkClient(base, Duration.ofSeconds(2));
         try {
             QueryResult result = client.query(query, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
@@ -229,9 +235,11 @@ public final class CtQuery implements Callable<Integer> {
         return out.toString();
     }
 
+    /** The query's text, or null when it is longer than any server accepts (the rest is left unread). */
     private static String read(InputStream input) throws IOException {
         try (InputStream in = input) {
-            return new String(in.readNBytes(16 << 20), StandardCharsets.UTF_8);
+            byte[] bytes = in.readNBytes(HttpApi.MAX_QUERY_CHARS + 1);
+            return bytes.length > HttpApi.MAX_QUERY_CHARS ? null : new String(bytes, StandardCharsets.UTF_8);
         }
     }
 }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.server.CloudTalkServer;
 import org.cloudtalk.server.config.ServerConfig;
@@ -58,6 +59,19 @@ class CtQueryMessagesTest {
         assertThat(noQuery.exit).isEqualTo(Launchers.USAGE);
         assertThat(noQuery.err).startsWith("ctquery: no query given");
         assertThat((noScheme.err + evaluator.err + timeout.err + noQuery.err)).doesNotContain("\tat ");
+    }
+
+    @Test
+    void ctqueryRefusesAQueryLongerThanAnyServerTakesWithoutAsking(@TempDir Path temp) throws Exception {
+        Path huge = temp.resolve("huge.ctq");
+        Files.write(huge, new byte[HttpApi.MAX_QUERY_CHARS + 1]);
+        // Nothing listens on port 9: the refusal must come before any attempt to reach a server.
+        Run tooLong = ctquery("--server", "http://127.0.0.1:9", "-f", huge.toString());
+        assertThat(tooLong.exit).isEqualTo(Launchers.QUERY_ERROR);
+        assertThat(tooLong.err)
+                .isEqualTo("line 1:1: query is more than " + HttpApi.MAX_QUERY_CHARS
+                        + " bytes long; no server accepts it (limits.query.chars is at most "
+                        + HttpApi.MAX_QUERY_CHARS + ")\n");
     }
 
     @Test

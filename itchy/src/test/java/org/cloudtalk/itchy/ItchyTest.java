@@ -581,7 +581,9 @@ class ItchyTest {
         assertThat(badLimit.err()).contains("--limit").doesNotContain("\tat ");
         ToolRun negative = tool(conf, "show", name, "--limit", "-1");
         assertThat(negative.exit()).isEqualTo(Launchers.USAGE);
-        assertThat(negative.err()).contains("Invalid value -1 for --limit");
+        assertThat(negative.err())
+                .startsWith("itchy show: Invalid value -1 for --limit")
+                .contains("Try 'itchy show --help'");
         ToolRun unknownCommand = tool(conf, "frobnicate", name);
         assertThat(unknownCommand.exit()).isEqualTo(Launchers.USAGE);
         assertThat(unknownCommand.err()).contains("frobnicate");

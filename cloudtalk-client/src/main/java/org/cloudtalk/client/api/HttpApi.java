@@ -15,6 +15,9 @@ public final class HttpApi {
     /** The longest deadline a query may ask for ({@link Param#TIMEOUT_MS}). */
     public static final long MAX_TIMEOUT_MILLIS = 60_000;
 
+    /** The longest query text any server accepts: the upper bound of its {@code limits.query.chars}. */
+    public static final int MAX_QUERY_CHARS = 16 << 20;
+
     private HttpApi() {}
 
     /** Query parameters of {@link #QUERY_PATH}. */

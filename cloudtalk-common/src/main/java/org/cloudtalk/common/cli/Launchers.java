@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import org.cloudtalk.common.config.ConfigException;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -39,15 +40,17 @@ public final class Launchers {
         line.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             PrintWriter err = failed.getErr();
-            err.println(failed.getCommandName() + ": " + e.getMessage());
-            err.println("Try '" + failed.getCommandName() + " --help' for more information.");
+            // A subcommand's full name ("itchy show"): its name alone is not a command a user can run.
+            String name = failed.getCommandSpec().qualifiedName();
+            err.println(name + ": " + e.getMessage());
+            err.println("Try '" + name + " --help' for more information.");
             err.flush();
             return USAGE;
         });
         line.setExecutionExceptionHandler((e, failed, parseResult) -> {
             LoggerFactory.getLogger(command.getClass()).debug("failed", e);
             failed.getErr()
-                    .println(failed.getCommandName() + ": internal error: " + e
+                    .println(failed.getCommandSpec().qualifiedName() + ": internal error: " + e
                             + " (CLOUDTALK_LOG_LEVEL=debug shows the stack trace)");
             failed.getErr().flush();
             return INTERNAL;
@@ -72,9 +75,15 @@ public final class Launchers {
         stopped.await();
     }
 
-    /** Puts a flag's value under its configuration key, if the flag was given. */
-    public static void putIfSet(Map<String, String> values, String key, String value) {
+    /**
+     * Puts a flag's value under its configuration key, if the flag was given. A blank value is refused: in a file a
+     * blank key means "the default", but a flag given as {@code --port ""} is a mistake (an unset shell variable).
+     */
+    public static void putIfSet(Map<String, String> values, String key, String value) throws ConfigException {
         if (value != null) {
+            if (value.isBlank()) {
+                throw ConfigException.invalid(key, "'" + value + "'", "empty (leave the flag out for the default)");
+            }
             values.put(key, value);
         }
     }

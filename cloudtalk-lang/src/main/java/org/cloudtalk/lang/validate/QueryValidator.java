@@ -48,6 +48,13 @@ public final class QueryValidator {
     /** Every problem, ordered by position; empty for a valid query. */
     public static List<QueryError> check(Query query) {
         QueryValidator validator = new QueryValidator(query);
+        if (query.declarations().isEmpty() && query.flows().isEmpty()) {
+            // Nothing to bind and nothing to estimate: an answer would look like success and say nothing.
+            validator.error(
+                    ErrorCode.EMPTY_QUERY,
+                    Span.at(1, 1),
+                    "the query is empty: declare variables with their candidates and describe the flows");
+        }
         validator.checkDeclarations();
         validator.checkFlows();
         DependencyCheck.check(query, validator.flows, validator.errors);

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.common.config.ConfigValues;
 import org.cloudtalk.server.eval.packet.PacketSettings;
@@ -101,7 +102,7 @@ public record ServerConfig(
         Optional<Topology> topology = topology(values);
         TenantLimits defaults = TenantLimits.DEFAULT;
         TenantLimits limits = new TenantLimits(
-                (int) number(values, "limits.query.chars", defaults.maxQueryChars(), 1, 16 << 20),
+                (int) number(values, "limits.query.chars", defaults.maxQueryChars(), 1, HttpApi.MAX_QUERY_CHARS),
                 (int) number(values, "limits.flows", defaults.maxFlows(), 1, 1_000_000),
                 (int) number(values, "limits.variables", defaults.maxVariables(), 1, 100_000),
                 (int) number(values, "limits.candidates", defaults.maxCandidates(), 1, 10_000_000),

@@ -30,6 +30,10 @@ class CommandLineMessagesTest {
         Run badPort = server("--port", "abc", "--status-file", "x");
         assertThat(badPort.exit).isEqualTo(Launchers.CONFIG);
         assertThat(badPort.err).isEqualTo("cloudtalk server: Invalid value abc for port: not a whole number\n");
+        Run emptyPort = server("--port", "", "--status-file", "x");
+        assertThat(emptyPort.exit).isEqualTo(Launchers.CONFIG);
+        assertThat(emptyPort.err)
+                .isEqualTo("cloudtalk server: Invalid value '' for port: empty (leave the flag out for the default)\n");
     }
 
     private record Run(int exit, String out, String err) {}

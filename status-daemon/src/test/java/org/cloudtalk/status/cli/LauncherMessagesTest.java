@@ -37,6 +37,12 @@ class LauncherMessagesTest {
                 daemon("--port", "http", "--key-file", temp.resolve("none").toString(), "--endpoints", "127.0.0.1");
         assertThat(badPort.exit).isEqualTo(Launchers.CONFIG);
         assertThat(badPort.err).isEqualTo("status-daemon: Invalid value http for port: not a whole number\n");
+        Run blankEndpoints =
+                daemon("--endpoints", " ", "--key-file", temp.resolve("none").toString());
+        assertThat(blankEndpoints.exit).isEqualTo(Launchers.CONFIG);
+        assertThat(blankEndpoints.err)
+                .isEqualTo("status-daemon: Invalid value ' ' for endpoints: empty (leave the flag out for the"
+                        + " default)\n");
         Run noKey = daemon("--key-file", temp.resolve("none").toString(), "--endpoints", "127.0.0.1");
         assertThat(noKey.exit).isEqualTo(Launchers.CONFIG);
         assertThat(noKey.err)
