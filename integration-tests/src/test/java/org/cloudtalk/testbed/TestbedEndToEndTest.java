@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.testbed.cli.TestbedMain;
 import org.cloudtalk.testbed.experiment.Check;
 import org.cloudtalk.testbed.experiment.Experiment;
 import org.cloudtalk.testbed.experiment.QueryUnderLoad;
@@ -41,6 +42,22 @@ class TestbedEndToEndTest {
             RunResult accuracy = run(new StatusAccuracy(), testbed, 0.5, temp.resolve("out"), out);
             RunResult query = run(new QueryUnderLoad(1, 16L << 20), testbed, 0.4, temp.resolve("out"), out);
             started = testbed.startedProcesses();
+            // A run on the testbed that is up refuses flags that describe another one, rather than ignore them.
+            ByteArrayOutputStream refusal = new ByteArrayOutputStream();
+            int exit = TestbedMain.run(
+                    List.of(
+                            "run",
+                            "status-accuracy",
+                            "--run-dir",
+                            config.runDir().toString(),
+                            "--hosts",
+                            "10"),
+                    new PrintStream(new ByteArrayOutputStream(), true),
+                    new PrintStream(refusal, true));
+            assertThat(exit).isEqualTo(64);
+            assertThat(refusal.toString())
+                    .contains("Invalid value 10 for --hosts: a testbed is already up in " + config.runDir()
+                            + " (6 hosts at 400 Mbit/s)");
             assertPassed(accuracy, console);
             assertPassed(query, console);
             // One 16 MiB copy along CloudTalk's chain and one along a random chain, each through three relays.

@@ -274,12 +274,13 @@ public final class PlaceAggregators implements Callable<Integer> {
             AggregatorQuery query, PlacementReport report, PacketEvaluator.Simulations simulations, double s) {
         out.printf(
                 Locale.ROOT,
-                "%d aggregator%s for %d servers (%s shape), %d placements simulated in %.1f s%n",
+                "%d aggregator%s for %d servers (%s shape), %d placement%s simulated in %.1f s%n",
                 query.aggregators(),
                 query.aggregators() == 1 ? "" : "s",
                 query.servers().size(),
                 query.shape().name().toLowerCase(Locale.ROOT),
                 report.simulated(),
+                report.simulated() == 1 ? "" : "s",
                 s);
         simulations.notes().forEach(note -> out.println("# " + note));
         line("single aggregator, best", report.bestSingle());
@@ -307,11 +308,17 @@ public final class PlaceAggregators implements Callable<Integer> {
 
     private void line(String label, Optional<Placement> placement) {
         placement.ifPresent(p -> out.printf(
-                Locale.ROOT,
-                "%-26s %s  %s%n",
-                label + ":",
-                Double.isInfinite(p.seconds()) ? "never" : String.format(Locale.ROOT, "%.3f s", p.seconds()),
-                String.join(" ", p.hosts())));
+                Locale.ROOT, "%-26s %s  %s%n", label + ":", delay(p.seconds()), String.join(" ", p.hosts())));
+    }
+
+    /** A predicted delay as a person reads it: a small topology's delays are fractions of a millisecond. */
+    static String delay(double seconds) {
+        if (Double.isInfinite(seconds)) {
+            return "never";
+        }
+        return seconds < 0.01
+                ? String.format(Locale.ROOT, "%.3f ms", seconds * 1e3)
+                : String.format(Locale.ROOT, "%.3f s", seconds);
     }
 
     /** Solr's node name for a host: {@code host:port_solr} (IPv6 in brackets). */

@@ -239,6 +239,14 @@ class PlaceAggregatorsTest {
     }
 
     @Test
+    void delaysReadInMillisecondsBelowTenOfThem() {
+        assertThat(PlaceAggregators.delay(0.000_412_4)).isEqualTo("0.412 ms");
+        assertThat(PlaceAggregators.delay(0.009_999)).isEqualTo("9.999 ms");
+        assertThat(PlaceAggregators.delay(0.803)).isEqualTo("0.803 s");
+        assertThat(PlaceAggregators.delay(Double.POSITIVE_INFINITY)).isEqualTo("never");
+    }
+
+    @Test
     void helpListsTheOptionsAndExitsZero() {
         Run help = run("--help");
 

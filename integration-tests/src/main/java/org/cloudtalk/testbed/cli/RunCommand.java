@@ -105,6 +105,17 @@ final class RunCommand implements Callable<Integer> {
         List<Double> busy = Values.fractions(busyFractions, "busy", experiment.defaultBusy());
         Map<String, String> settings = Values.settings(cloudTalkSettings, "cloudtalk-setting");
         Optional<Testbed> existing = Testbed.attach(runDir.path());
+        Optional<TestbedOptions.Given> shaping = testbedOptions.firstGiven();
+        if (existing.isPresent() && shaping.isPresent()) {
+            // The run would use the testbed that is up, not the one the flags describe: say so rather than ignore them.
+            TestbedConfig up = existing.get().config();
+            throw TestbedException.invalidValue(
+                    shaping.get().value(),
+                    shaping.get().flag(),
+                    "a testbed is already up in " + runDir.path() + " (" + up.hosts() + " hosts at " + up.rateMbit()
+                            + " Mbit/s): leave the testbed's flags out to run on it, or take it down first"
+                            + " (testbed down)");
+        }
         TestbedConfig config = existing.map(Testbed::config).orElseGet(() -> testbedOptions.config(runDir.path()));
         // Everything a run can refuse, refused before minutes of bringing a testbed up.
         experiment.check(config);

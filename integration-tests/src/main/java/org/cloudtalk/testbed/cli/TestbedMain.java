@@ -64,7 +64,8 @@ public final class TestbedMain implements Runnable {
         System.exit(run(List.of(args), System.out, System.err));
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err) {
+    /** Runs the command line with the given streams; returns the exit code. */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
         CommandLine line = Launchers.commandLine(new TestbedMain(out))
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true));

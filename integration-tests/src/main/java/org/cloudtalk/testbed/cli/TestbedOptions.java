@@ -1,6 +1,9 @@
 package org.cloudtalk.testbed.cli;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 import org.cloudtalk.testbed.TestbedConfig;
 import picocli.CommandLine.Option;
 
@@ -30,6 +33,24 @@ final class TestbedOptions {
             paramLabel = "MIBPS",
             description = "give each host a disk of its own throttled to MIBPS MiB/s (default: none)")
     private String diskRate;
+
+    /** A flag given on the command line. */
+    record Given(String flag, String value) {}
+
+    /** The first of these flags given on the command line, or empty. */
+    Optional<Given> firstGiven() {
+        Map<String, String> given = new LinkedHashMap<>();
+        given.put("--hosts", hosts);
+        given.put("--rate", rate);
+        given.put("--latency", latency);
+        given.put("--prefix", prefix);
+        given.put("--subnet", subnet);
+        given.put("--disk-rate", diskRate);
+        return given.entrySet().stream()
+                .filter(flag -> flag.getValue() != null)
+                .map(flag -> new Given(flag.getKey(), flag.getValue()))
+                .findFirst();
+    }
 
     TestbedConfig config(Path runDir) {
         TestbedConfig defaults = TestbedConfig.defaults();
