@@ -80,19 +80,19 @@ public final class Disks {
     /** Refuses {@code experiment} on a testbed that will have no disk per host, before it is brought up. */
     public static void requirePerHost(TestbedConfig config, String experiment) {
         if (config.diskMiBps() == 0) {
-            throw TestbedException.invalidValue(
-                    0,
-                    "--disk-rate",
-                    experiment + " needs a disk per host: bring the testbed up with --disk-rate MIBPS");
+            throw TestbedException.invalidValue(0, "--disk-rate", needsDisks(experiment));
         }
     }
 
     /** Refuses {@code experiment} on a testbed without a disk per host. */
     public static void requirePerHost(TestbedState state, String experiment) {
         if (state.snapshot().disks().isEmpty()) {
-            throw new TestbedException(
-                    experiment + " needs a disk per host: bring the testbed up with --disk-rate MIBPS");
+            throw new TestbedException(needsDisks(experiment));
         }
+    }
+
+    private static String needsDisks(String experiment) {
+        return experiment + " needs a disk per host: bring the testbed up with --disk-rate MIBPS";
     }
 
     /** Creates and throttles {@code host}'s disk to {@code mibPerSecond}, recording it first. */
