@@ -2,19 +2,27 @@ package org.cloudtalk.client;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.client.api.HttpApi.Field;
@@ -29,6 +37,12 @@ import org.cloudtalk.lang.print.QueryPrinter;
  * <p>Concurrency: thread-safe.
  */
 public final class CloudTalkClient {
+    /**
+     * The largest answer read: 40 times what an answer with every candidate's score takes at the server's default
+     * limits (10,000 candidate values, about 400 KB). A server gone wrong must not fill the caller's heap.
+     */
+    public static final int MAX_ANSWER_BYTES = 16 << 20;
+
     private final URI base;
     private final HttpClient http;
 
@@ -85,22 +99,110 @@ public final class CloudTalkClient {
                 .header("Content-Type", "text/plain; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
                 .build();
+        // The request's own timeout ends when the answer's headers arrive: a server that stalls in the body (or a host
+        // that vanishes after sending the headers) would hold the call for good. The deadline is kept here instead.
+        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, info -> new BoundedBody());
         HttpResponse<String> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpTimeoutException e) {
+            response = call.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            throw timeout(deadline, e);
+        } catch (InterruptedException e) {
+            call.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof HttpTimeoutException) {
+                throw timeout(deadline, cause);
+            }
+            if (cause instanceof AnswerTooLarge) {
+                throw new CloudTalkException(
+                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", cause.getMessage(), 0, 0, cause);
+            }
+            if (cause instanceof RuntimeException unchecked) {
+                throw unchecked;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            IOException failure = cause instanceof IOException io ? io : new IOException(cause);
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE,
-                    "TIMEOUT",
-                    "no answer from " + base + " within " + deadline.toMillis() + " ms",
+                    "CONNECTION",
+                    "cannot reach " + base + ": " + why(failure),
                     0,
                     0,
-                    e);
-        } catch (IOException e) {
-            throw new CloudTalkException(
-                    CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + why(e), 0, 0, e);
+                    failure);
         }
         return interpret(response.statusCode(), response.body());
+    }
+
+    private CloudTalkException timeout(Duration deadline, Throwable cause) {
+        return new CloudTalkException(
+                CloudTalkException.Kind.UNAVAILABLE,
+                "TIMEOUT",
+                "no answer from " + base + " within " + deadline.toMillis() + " ms",
+                0,
+                0,
+                cause);
+    }
+
+    /** An answer longer than {@link #MAX_ANSWER_BYTES}. */
+    private static final class AnswerTooLarge extends IOException {
+        AnswerTooLarge() {
+            super("an answer of more than " + MAX_ANSWER_BYTES + " bytes");
+        }
+    }
+
+    /**
+     * An answer's text, read up to {@link #MAX_ANSWER_BYTES}; beyond, the exchange is cancelled and the body fails
+     * with {@link AnswerTooLarge}.
+     *
+     * <p>Concurrency: the HTTP client signals a subscriber serially, so the buffer needs no lock.
+     */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<String> {
+        private final CompletableFuture<String> text = new CompletableFuture<>();
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private Flow.Subscription subscription;
+
+        @Override
+        public CompletionStage<String> getBody() {
+            return text;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            for (ByteBuffer buffer : buffers) {
+                if (text.isDone()) {
+                    return;
+                }
+                if (buffer.remaining() > MAX_ANSWER_BYTES - bytes.size()) {
+                    subscription.cancel();
+                    text.completeExceptionally(new AnswerTooLarge());
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                bytes.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            text.completeExceptionally(failure);
+        }
+
+        @Override
+        public void onComplete() {
+            text.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
     }
 
     static QueryResult interpret(int status, String body) throws CloudTalkException {
@@ -173,11 +275,16 @@ public final class CloudTalkClient {
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE,
                     "BAD_ANSWER",
-                    "the server's answer lacks expected fields: " + body,
+                    "the server's answer lacks expected fields: " + excerpt(body),
                     0,
                     0,
                     e);
         }
+    }
+
+    /** The start of an answer, for a message: an answer may be megabytes long. */
+    private static String excerpt(String body) {
+        return body.length() <= 200 ? body : body.substring(0, 200) + "... (" + body.length() + " characters)";
     }
 
     private static int integer(Object value) {

@@ -4,11 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.cloudtalk.client.api.ApiError;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.junit.jupiter.api.Test;
@@ -98,6 +107,52 @@ class CloudTalkClientTest {
     }
 
     @Test
+    void aServerThatStallsInTheMiddleOfItsAnswerCostsTheDeadline() throws Exception {
+        // The headers and the first byte, then nothing: a hung server, or a host gone after it began to answer.
+        try (RawServer stalled = RawServer.answering(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(60_000);
+        })) {
+            CloudTalkClient client = new CloudTalkClient(stalled.uri(), Duration.ofMillis(200));
+            long start = System.nanoTime();
+            CloudTalkException timeout = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> client.query(
+                            "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofMillis(200)));
+
+            assertThat(timeout.code()).isEqualTo("TIMEOUT");
+            // 200 ms deadline; the margin is for a loaded 2-core machine, not for the server.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        }
+    }
+
+    @Test
+    void anAnswerOverTheLimitIsNotReadToTheEnd() throws Exception {
+        // A server gone wrong may send gigabytes within a deadline: the client stops at its limit, whatever follows.
+        int length = CloudTalkClient.MAX_ANSWER_BYTES + (1 << 20);
+        try (RawServer huge = RawServer.answering(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n[\"")
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] letters = new byte[length - 4];
+            Arrays.fill(letters, (byte) 'a');
+            out.write(letters);
+            out.write("\"]".getBytes(StandardCharsets.US_ASCII));
+        })) {
+            CloudTalkClient client = new CloudTalkClient(huge.uri(), Duration.ofSeconds(5));
+            CloudTalkException tooLarge = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> client.query(
+                            "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(30)));
+
+            assertThat(tooLarge.kind()).isEqualTo(CloudTalkException.Kind.UNAVAILABLE);
+            assertThat(tooLarge.code()).isEqualTo("BAD_ANSWER");
+            assertThat(tooLarge).hasMessage("an answer of more than " + CloudTalkClient.MAX_ANSWER_BYTES + " bytes");
+        }
+    }
+
+    @Test
     void jsonReaderAcceptsJsonAndRejectsTheRest() {
         assertThat(Json.parse(" {\"a\": [1, 2.5, -3e2, true, false, null, \"x\\\"\\u00e9\\n\"], \"b\": {}} "))
                 .isEqualTo(Map.of(
@@ -106,6 +161,65 @@ class CloudTalkClientTest {
         for (String bad :
                 List.of("", "{", "{\"a\" 1}", "[1,]", "\"open", "tru", "{}x", "[".repeat(100) + "]".repeat(100))) {
             assertThatThrownBy(() -> Json.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    /** A loopback server that reads each request's first bytes and answers it with whatever a script writes. */
+    private static final class RawServer implements AutoCloseable {
+        interface Script {
+            void write(OutputStream out) throws Exception;
+        }
+
+        private final ServerSocket listener;
+        private final Thread acceptor;
+
+        private RawServer(ServerSocket listener, Script script) {
+            this.listener = listener;
+            this.acceptor = new Thread(
+                    () -> {
+                        while (!listener.isClosed()) {
+                            try (Socket socket = listener.accept()) {
+                                readRequest(socket.getInputStream());
+                                script.write(socket.getOutputStream());
+                            } catch (InterruptedException e) {
+                                return;
+                            } catch (Exception e) {
+                                // The client went away: serve the next one.
+                            }
+                        }
+                    },
+                    "raw-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        /** Reads a request to its end: closing a socket with input unread would reset the connection. */
+        private static void readRequest(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int next = in.read();
+                if (next < 0) {
+                    return;
+                }
+                head.append((char) next);
+            }
+            Matcher length = Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+            in.readNBytes(length.find() ? Integer.parseInt(length.group(1)) : 0);
+        }
+
+        static RawServer answering(Script script) throws IOException {
+            return new RawServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), script);
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + listener.getLocalPort());
+        }
+
+        @Override
+        public void close() throws Exception {
+            listener.close();
+            acceptor.interrupt();
+            acceptor.join(5000);
         }
     }
 

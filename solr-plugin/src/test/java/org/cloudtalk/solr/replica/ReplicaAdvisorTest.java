@@ -2,6 +2,11 @@ package org.cloudtalk.solr.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.client.CloudTalkClient;
 import org.junit.jupiter.api.Test;
 
 /** The advisor without Solr: a scripted hint source, real threads, real deadlines. */
@@ -318,6 +324,51 @@ class ReplicaAdvisorTest {
                 new ReplicaAdvisor(config(AdvisorConfig.DISK_READ_BYTES, "1048576"), source, metrics)) {
             advisor.advise(AGG, SHARDS);
             assertThat(source.queries.get(0)).contains("d1 disk -> s0 size 1M rate r(f1)");
+        }
+    }
+
+    @Test
+    void aServerThatStallsInItsAnswerHoldsAQueryForItsTimeoutOnly() throws Exception {
+        // Every connection gets the headers of an answer and its first byte, then nothing: a hung server, or a host
+        // gone after it began to answer. A query held for good would keep its cache entry in flight, and every later
+        // request for the same replicas would fall back at its deadline without asking again.
+        List<Socket> held = new CopyOnWriteArrayList<>();
+        try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket socket = listener.accept();
+                        held.add(socket);
+                        socket.getOutputStream()
+                                .write("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n{"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                    }
+                } catch (IOException e) {
+                    // closed
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            AdvisorConfig config = config(
+                    AdvisorConfig.SERVER, "http://127.0.0.1:" + listener.getLocalPort(),
+                    AdvisorConfig.DEADLINE_MS, "5",
+                    AdvisorConfig.QUERY_TIMEOUT_MS, "200",
+                    AdvisorConfig.CACHE_TTL_MS, "100");
+            CloudTalkClient client = new CloudTalkClient(config.server(), config.queryTimeout());
+            try (ReplicaAdvisor advisor =
+                    new ReplicaAdvisor(config, new ClientHintSource(client, config.evaluator()), metrics)) {
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (metrics.queries.get() < 2 && System.nanoTime() < until) {
+                    assertThat(advisor.advise(AGG, SHARDS).fallback()).contains(Fallback.DEADLINE);
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(metrics.queries.get()).as("queries that ended").isGreaterThanOrEqualTo(2);
+            assertThat(held).as("connections, one per query").hasSizeGreaterThanOrEqualTo(2);
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
         }
     }
 
