@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -74,6 +75,36 @@ public final class CloudTalkClient {
         this.http = builder.version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(requireNonNull(connectTimeout, "connectTimeout is null"))
                 .build();
+    }
+
+    /**
+     * The base URL of a server as a plugin's setting names it, {@code http://HOST:PORT} with at most a {@code /} after
+     * it. Queries go to {@link HttpApi#QUERY_PATH} at that host and port, so a path, a query or a user name would be
+     * dropped without a word: they are refused, as are a missing port and one outside 1-65535.
+     *
+     * @throws IllegalArgumentException saying what is wrong, for a message {@code Invalid value V for K: reason}
+     */
+    public static URI serverBase(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.trim());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(e.getReason());
+        }
+        if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new IllegalArgumentException("expected http://HOST:PORT");
+        }
+        if (uri.getPort() < 1 || uri.getPort() > 65535) {
+            throw new IllegalArgumentException("expected http://HOST:PORT with a port from 1 to 65535");
+        }
+        if (uri.getRawUserInfo() != null
+                || !(uri.getRawPath().isEmpty() || uri.getRawPath().equals("/"))
+                || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException(
+                    "expected http://HOST:PORT and nothing more (queries go to " + HttpApi.QUERY_PATH + ")");
+        }
+        return uri;
     }
 
     public QueryResult query(Query query, EvaluatorName evaluator, boolean staticInfo, Duration deadline)

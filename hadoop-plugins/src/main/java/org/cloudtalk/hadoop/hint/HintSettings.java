@@ -3,10 +3,10 @@ package org.cloudtalk.hadoop.hint;
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.api.EvaluatorName;
 
 /**
@@ -106,16 +106,11 @@ public record HintSettings(
 
     private static URI uri(Configuration conf) {
         String value = conf.getTrimmed(SERVER_URI, DEFAULT_SERVER_URI);
-        URI uri;
         try {
-            uri = new URI(value);
-        } catch (URISyntaxException e) {
-            throw invalid(value, SERVER_URI, e.getReason());
+            return CloudTalkClient.serverBase(value);
+        } catch (IllegalArgumentException e) {
+            throw invalid(value, SERVER_URI, e.getMessage());
         }
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 1 || uri.getPort() > 65535) {
-            throw invalid(value, SERVER_URI, "expected http://HOST:PORT");
-        }
-        return uri;
     }
 
     /** An evaluator's name ({@link EvaluatorName#forPlugins}), or the default when the key is unset. */

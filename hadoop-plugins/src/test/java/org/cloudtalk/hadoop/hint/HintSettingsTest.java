@@ -31,13 +31,28 @@ class HintSettingsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"http://[::1]:7480", "http://[::1]:7480/", "http://cloudtalk.example:7480"})
+    void aServerUriIsAHostAndAPort(String uri) {
+        Configuration conf = new Configuration(false);
+        conf.set(HintSettings.SERVER_URI, uri);
+
+        assertThat(HintSettings.from(conf).server()).hasToString(uri);
+    }
+
+    @ParameterizedTest
     @CsvSource(
             delimiter = '|',
             value = {
                 "cloudtalk.deadline.ms | soon | Invalid value soon for cloudtalk.deadline.ms: not a whole number",
                 "cloudtalk.deadline.ms | 0 | Invalid value 0 for cloudtalk.deadline.ms: must be between 1 and 60000",
                 "cloudtalk.server.uri | ftp://host:1 | Invalid value ftp://host:1 for cloudtalk.server.uri: expected http://HOST:PORT",
-                "cloudtalk.server.uri | http://127.0.0.1:99999 | Invalid value http://127.0.0.1:99999 for cloudtalk.server.uri: expected http://HOST:PORT",
+                "cloudtalk.server.uri | http://127.0.0.1:99999 | Invalid value http://127.0.0.1:99999 for cloudtalk.server.uri: expected http://HOST:PORT with a port from 1 to 65535",
+                "cloudtalk.server.uri | http://127.0.0.1 | Invalid value http://127.0.0.1 for cloudtalk.server.uri: expected http://HOST:PORT with a port from 1 to 65535",
+                "cloudtalk.server.uri | http://127.0.0.1:7480/cloudtalk | Invalid value http://127.0.0.1:7480/cloudtalk for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
+                "cloudtalk.server.uri | http://[::1]:7480/v1/query | Invalid value http://[::1]:7480/v1/query for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
+                "cloudtalk.server.uri | http://ops@127.0.0.1:7480 | Invalid value http://ops@127.0.0.1:7480 for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
+                "cloudtalk.server.uri | http://127.0.0.1:7480?tenant=nn | Invalid value http://127.0.0.1:7480?tenant=nn for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
+                "cloudtalk.server.uri | http://::1:7480 | Invalid value http://::1:7480 for cloudtalk.server.uri: expected http://HOST:PORT",
                 "cloudtalk.evaluator | magic | Invalid value magic for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.evaluator | packet | Invalid value packet for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",

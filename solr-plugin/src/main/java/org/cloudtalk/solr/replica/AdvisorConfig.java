@@ -3,12 +3,12 @@ package org.cloudtalk.solr.replica;
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.api.EvaluatorName;
 
 /**
@@ -83,12 +83,8 @@ public record AdvisorConfig(
 
     private static URI server(String value) {
         try {
-            URI uri = new URI(value.trim());
-            if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-                throw new ConfigException(SERVER, value, "expected http://host:port");
-            }
-            return uri;
-        } catch (URISyntaxException e) {
+            return CloudTalkClient.serverBase(value);
+        } catch (IllegalArgumentException e) {
             throw new ConfigException(SERVER, value, e.getMessage());
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,20 @@ class AdvisorConfigTest {
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.cache.ttl.ms", "-1")))
                 .hasMessage("Invalid value -1 for cloudtalk.cache.ttl.ms: expected 0..3600000");
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.server", "ftp://x")))
-                .hasMessage("Invalid value ftp://x for cloudtalk.server: expected http://host:port");
+                .hasMessage("Invalid value ftp://x for cloudtalk.server: expected http://HOST:PORT");
+        // Queries go to the port 80 of a URL without one, and to /v1/query whatever path a URL names.
+        for (String server : List.of("http://127.0.0.1", "http://127.0.0.1:0", "http://127.0.0.1:70000")) {
+            assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.server", server)))
+                    .hasMessage("Invalid value " + server
+                            + " for cloudtalk.server: expected http://HOST:PORT with a port from 1 to 65535");
+        }
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.server", "http://127.0.0.1:7480/solr")))
+                .hasMessage(
+                        "Invalid value http://127.0.0.1:7480/solr for cloudtalk.server: expected http://HOST:PORT and "
+                                + "nothing more (queries go to /v1/query)");
+        assertThat(AdvisorConfig.from(Map.of("cloudtalk.server", " http://[::1]:7480/ "))
+                        .server())
+                .isEqualTo(URI.create("http://[::1]:7480/"));
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.evaluator", "magic")))
                 .hasMessage(
                         "Invalid value magic for cloudtalk.evaluator: expected heuristic, flow, exhaustive or refined");
