@@ -42,37 +42,64 @@ public final class HostMapper {
     /** Modification time and size: a rewrite within one timestamp tick usually changes the size. */
     private record FileVersion(FileTime modified, long size) {}
 
+    /**
+     * @throws ConfigException when the map file exists and cannot be used: at start-up there is no previous map to
+     *     keep, and a mistake in the file is a mistake in the settings. A file that does not exist yet is an empty map.
+     */
     public HostMapper(Map<String, String> inline, Optional<Path> file) {
         this.inline = Map.copyOf(requireNonNull(inline, "inline is null"));
         this.file = requireNonNull(file, "file is null");
-        refresh();
+        try {
+            read();
+        } catch (ConfigException e) {
+            throw e;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ConfigException(AdvisorConfig.HOST_MAP_FILE, file.get().toString(), e.getMessage());
+        }
     }
 
-    /** Re-reads the map file if it changed; a file that cannot be read keeps the previous map (logged). */
+    /**
+     * Re-reads the map file if it changed; a file that cannot be used keeps the previous map, logged once until the
+     * file changes again (this runs on every request that asks).
+     */
     public synchronized void refresh() {
+        try {
+            read();
+        } catch (IOException | IllegalArgumentException e) {
+            log.warn("Keeping the previous host map: cannot use {}: {}", file.get(), e.getMessage());
+        }
+    }
+
+    /**
+     * Reads the map file if it changed since the last attempt, successful or not. Throws what makes it unusable,
+     * including the {@link IllegalArgumentException} of {@link Properties#load} for a malformed Unicode escape.
+     * Called by the constructor and under the instance lock.
+     */
+    private void read() throws IOException {
         if (file.isEmpty()) {
             return;
         }
         Path path = file.get();
+        FileVersion version;
         try {
-            FileVersion version = new FileVersion(Files.getLastModifiedTime(path), Files.size(path));
-            if (version.equals(fileVersion)) {
-                return;
-            }
-            Properties properties = new Properties();
-            try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-                properties.load(reader);
-            }
-            Map<String, String> entries = new HashMap<>();
-            properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
-            fromFile = validated(AdvisorConfig.HOST_MAP_FILE + " " + path, entries);
-            fileVersion = version;
+            version = new FileVersion(Files.getLastModifiedTime(path), Files.size(path));
         } catch (NoSuchFileException e) {
             fromFile = Map.of();
             fileVersion = null;
-        } catch (IOException | ConfigException e) {
-            log.warn("Keeping the previous host map: cannot use {}: {}", path, e.getMessage());
+            return;
         }
+        if (version.equals(fileVersion)) {
+            return;
+        }
+        // Remembered before reading: a file that fails is tried again when it changes, not on every request.
+        fileVersion = version;
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        }
+        Map<String, String> entries = new HashMap<>();
+        properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
+        fromFile = validated(AdvisorConfig.HOST_MAP_FILE + " " + path, entries);
     }
 
     /** The endpoint IP of a Solr node, or empty when it has none. */

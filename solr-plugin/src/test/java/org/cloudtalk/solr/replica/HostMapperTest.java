@@ -49,10 +49,37 @@ class HostMapperTest {
         mapper.refresh();
         assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
 
-        // A bad rewrite keeps the previous map.
+        // A bad rewrite keeps the previous map: an entry that is not an IP, a malformed escape (the Properties reader
+        // throws an IllegalArgumentException), a directory in the file's place.
         Files.writeString(file, "solr1=not-an-ip\n");
         mapper.refresh();
         assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
+        Files.writeString(file, "solr1=10.0.0.\\u00G7\n");
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
+        Files.delete(file);
+        Files.createDirectory(file);
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.17");
+    }
+
+    @Test
+    void aMapFileThatCannotBeUsedAtStartUpIsASettingsError() throws Exception {
+        Path file = temp.resolve("hosts.properties");
+        Files.writeString(file, "solr1=10.0.0.\\u00G7\n");
+        assertThatThrownBy(() -> new HostMapper(Map.of(), Optional.of(file)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value " + file + " for cloudtalk.host.map.file: Malformed \\uxxxx encoding.");
+
+        Files.writeString(file, "solr1=not-an-ip\n");
+        assertThatThrownBy(() -> new HostMapper(Map.of(), Optional.of(file)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value solr1=not-an-ip for cloudtalk.host.map.file " + file
+                        + ": not-an-ip is not an IP address literal");
+
+        assertThatThrownBy(() -> new HostMapper(Map.of(), Optional.of(temp)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value " + temp + " for cloudtalk.host.map.file: ");
     }
 
     @Test
