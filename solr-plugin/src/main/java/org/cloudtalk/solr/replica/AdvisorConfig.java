@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -37,7 +38,7 @@ public record AdvisorConfig(
     public static final String HOST_MAP_FILE = "cloudtalk.host.map.file";
     public static final String THREADS = "cloudtalk.threads";
 
-    /** Every key this plugin reads; other {@code cloudtalk.*} keys are a typo and refused. */
+    /** Every key this plugin reads; other {@code cloudtalk.*} keys, in any case, are a typo and refused. */
     public static final Set<String> KEYS = Set.of(
             SERVER,
             DEADLINE_MS,
@@ -63,7 +64,8 @@ public record AdvisorConfig(
     /** Reads the {@code cloudtalk.*} entries of {@code values}; the others belong to Solr. */
     public static AdvisorConfig from(Map<String, String> values) {
         for (String key : values.keySet()) {
-            if (key.startsWith("cloudtalk.") && !KEYS.contains(key)) {
+            // In any case: Solr's keys are case-sensitive, and CloudTalk.deadline.ms would otherwise be ignored.
+            if (key.toLowerCase(Locale.ROOT).startsWith("cloudtalk.") && !KEYS.contains(key)) {
                 throw new ConfigException(key, values.get(key), "unknown key; known keys are " + KEYS);
             }
         }

@@ -58,5 +58,7 @@ class AdvisorConfigTest {
                 .isEqualTo(EvaluatorName.HEURISTIC);
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline", "5")))
                 .hasMessageStartingWith("Invalid value 5 for cloudtalk.deadline: unknown key");
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of("CloudTalk.deadline.ms", "5")))
+                .hasMessageStartingWith("Invalid value 5 for CloudTalk.deadline.ms: unknown key");
     }
 }
