@@ -2,6 +2,7 @@ package org.cloudtalk.hadoop.mapreduce;
 
 import static java.util.Objects.requireNonNull;
 
+import java.lang.reflect.Modifier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
@@ -51,6 +52,15 @@ public record MapHintSettings(HintSettings hints, Class<? extends InputFormat<?,
         }
         if (CloudTalkInputFormat.class.isAssignableFrom(type)) {
             throw HintSettings.invalid(name, INNER_FORMAT, "the wrapper cannot wrap itself");
+        }
+        // Hadoop would fail the job's submission with a bare InstantiationException (FileInputFormat is abstract).
+        if (Modifier.isAbstract(type.getModifiers())) {
+            throw HintSettings.invalid(name, INNER_FORMAT, "an abstract class; name a format such as TextInputFormat");
+        }
+        try {
+            type.getDeclaredConstructor();
+        } catch (NoSuchMethodException e) {
+            throw HintSettings.invalid(name, INNER_FORMAT, "no constructor without arguments");
         }
         return (Class<? extends InputFormat<?, ?>>) type;
     }

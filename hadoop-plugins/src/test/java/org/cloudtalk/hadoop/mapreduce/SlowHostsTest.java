@@ -8,8 +8,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.cloudtalk.hadoop.hint.Fallback;
 import org.cloudtalk.hadoop.hint.HintClient;
 import org.cloudtalk.hadoop.hint.HintMetrics;
@@ -127,6 +130,22 @@ class SlowHostsTest {
                         + " class on the job's class path");
         conf.set(MapHintSettings.INNER_FORMAT, CloudTalkInputFormat.class.getName());
         assertThatThrownBy(() -> MapHintSettings.from(conf)).hasMessageContaining("cannot wrap itself");
+        // The job's submission asks for the splits: FileInputFormat, abstract, failed there as an
+        // InstantiationException from Hadoop's reflection, naming no key.
+        conf.set(MapHintSettings.INNER_FORMAT, FileInputFormat.class.getName());
+        assertThatThrownBy(() -> new CloudTalkInputFormat<>().getSplits(Job.getInstance(conf)))
+                .hasMessage("Invalid value org.apache.hadoop.mapreduce.lib.input.FileInputFormat for"
+                        + " cloudtalk.mapreduce.inputformat.class: an abstract class; name a format such as"
+                        + " TextInputFormat");
+        conf.set(MapHintSettings.INNER_FORMAT, NoDefaultConstructor.class.getName());
+        assertThatThrownBy(() -> MapHintSettings.from(conf))
+                .hasMessage("Invalid value " + NoDefaultConstructor.class.getName()
+                        + " for cloudtalk.mapreduce.inputformat.class: no constructor without arguments");
+    }
+
+    /** A format Hadoop's reflection cannot create. */
+    static final class NoDefaultConstructor extends TextInputFormat {
+        NoDefaultConstructor(String unused) {}
     }
 
     private static void slow(String... hosts) {
