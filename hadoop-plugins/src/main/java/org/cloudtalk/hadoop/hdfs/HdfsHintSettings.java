@@ -7,6 +7,7 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.cloudtalk.client.api.EvaluatorName;
+import org.cloudtalk.hadoop.PluginKeys;
 import org.cloudtalk.hadoop.hint.HintSettings;
 
 /** The HDFS plugins' own keys (docs/hadoop-plugins.md), next to the shared {@link HintSettings}. */
@@ -46,6 +47,7 @@ public record HdfsHintSettings(
     }
 
     public static HdfsHintSettings from(Configuration conf) {
+        PluginKeys.refuseUnknown(conf);
         String mode = conf.getTrimmed(ENDPOINT, "ip");
         Endpoints.Mode endpoints =
                 switch (mode.toLowerCase(Locale.ROOT)) {

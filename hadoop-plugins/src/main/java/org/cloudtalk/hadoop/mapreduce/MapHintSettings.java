@@ -6,6 +6,7 @@ import java.lang.reflect.Modifier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.cloudtalk.hadoop.PluginKeys;
 import org.cloudtalk.hadoop.hint.HintSettings;
 
 /**
@@ -32,6 +33,7 @@ public record MapHintSettings(HintSettings hints, Class<? extends InputFormat<?,
     }
 
     public static MapHintSettings from(Configuration conf) {
+        PluginKeys.refuseUnknown(conf);
         return new MapHintSettings(
                 HintSettings.from(conf, DEFAULT_DEADLINE_MS),
                 inner(conf),

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import org.apache.hadoop.conf.Configuration;
+import org.cloudtalk.hadoop.PluginKeys;
 import org.cloudtalk.hadoop.hint.HintSettings;
 
 /**
@@ -39,6 +40,7 @@ public record YarnHintSettings(
     }
 
     public static YarnHintSettings from(Configuration conf) {
+        PluginKeys.refuseUnknown(conf);
         return new YarnHintSettings(
                 HintSettings.from(conf, DEFAULT_DEADLINE_MS),
                 // Two flows per placed host; the server's default limits allow 100 variables and 1000 flows.

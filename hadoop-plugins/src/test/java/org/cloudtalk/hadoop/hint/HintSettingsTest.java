@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.hadoop.hdfs.HdfsHintSettings;
+import org.cloudtalk.hadoop.mapreduce.MapHintSettings;
+import org.cloudtalk.hadoop.yarn.YarnHintSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -69,5 +73,22 @@ class HintSettingsTest {
         assertThatThrownBy(() -> HdfsHintSettings.from(conf))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(message);
+    }
+
+    @Test
+    void aMisspeltKeyIsRefusedByEveryPluginThatReadsTheSiteFile() {
+        Configuration conf = new Configuration(false);
+        conf.set("cloudtalk.hdfs.write.evaluatr", "refined");
+        for (ThrowingCallable plugin : List.<ThrowingCallable>of(
+                () -> HdfsHintSettings.from(conf),
+                () -> YarnHintSettings.from(conf),
+                () -> MapHintSettings.from(conf))) {
+            assertThatThrownBy(plugin)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("Invalid value refined for cloudtalk.hdfs.write.evaluatr: unknown key (the"
+                            + " Hadoop plugins know cloudtalk.backoff.ms, cloudtalk.client.threads,")
+                    .hasMessageContaining("cloudtalk.hdfs.write.evaluator, ")
+                    .hasMessageContaining("cloudtalk.yarn.stale.ms)");
+        }
     }
 }

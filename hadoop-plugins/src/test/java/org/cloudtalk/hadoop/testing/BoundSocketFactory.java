@@ -16,7 +16,7 @@ import org.apache.hadoop.conf.Configuration;
  * {@link #BIND}.
  */
 public final class BoundSocketFactory extends SocketFactory implements Configurable {
-    public static final String BIND = "cloudtalk.test.socket.bind";
+    public static final String BIND = "testing.socket.bind";
 
     private Configuration conf;
     private InetAddress local;

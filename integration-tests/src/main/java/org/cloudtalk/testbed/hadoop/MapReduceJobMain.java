@@ -47,7 +47,7 @@ public final class MapReduceJobMain {
     private static final int KEY_BYTES = 10;
     private static final int VALUE_BYTES = 90;
     /** How long the client lets its job run before it kills it (the testbed sets it below its own wait). */
-    static final String TIMEOUT_MS = "cloudtalk.testbed.job.timeout.ms";
+    static final String TIMEOUT_MS = "testbed.job.timeout.ms";
 
     private MapReduceJobMain() {}
 
@@ -196,7 +196,7 @@ public final class MapReduceJobMain {
 
     /** Writes {@code BYTES} of random records, whatever its one input line says. */
     public static final class RandomRecords extends Mapper<LongWritable, Text, BytesWritable, BytesWritable> {
-        static final String BYTES = "cloudtalk.testbed.generate.bytes";
+        static final String BYTES = "testbed.generate.bytes";
 
         @Override
         protected void map(LongWritable offset, Text line, Context context) throws IOException, InterruptedException {
