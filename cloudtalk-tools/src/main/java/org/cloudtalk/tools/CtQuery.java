@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -177,21 +176,13 @@ public final class CtQuery implements Callable<Integer> {
 
     /** The server's base URL, checked here: the HTTP client's own errors do not say what is wrong with it. */
     private URI serverUri() {
-        URI uri;
         try {
-            uri = new URI(server);
-        } catch (URISyntaxException e) {
-            uri = null;
-        }
-        if (uri == null
-                || !("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-                || uri.getHost() == null
-                || uri.getPort() > 65535) {
+            return CloudTalkClient.serverBase(server);
+        } catch (IllegalArgumentException e) {
             throw new ParameterException(
                     spec.commandLine(),
-                    "Invalid value " + server + " for --server: expected a URL such as " + DEFAULT_SERVER);
+                    "Invalid value " + server + " for --server: " + e.getMessage() + " (e.g. " + DEFAULT_SERVER + ")");
         }
-        return uri;
     }
 
     static String human(QueryResult result) {

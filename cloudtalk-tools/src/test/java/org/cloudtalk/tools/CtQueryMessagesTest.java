@@ -44,8 +44,13 @@ class CtQueryMessagesTest {
         Run noScheme = ctquery("--server", "127.0.0.1:7480", "f1 10.0.0.1 -> 10.0.0.2");
         assertThat(noScheme.exit).isEqualTo(Launchers.USAGE);
         assertThat(noScheme.err)
-                .startsWith("ctquery: Invalid value 127.0.0.1:7480 for --server: expected a URL such as "
-                        + CtQuery.DEFAULT_SERVER);
+                .startsWith("ctquery: Invalid value 127.0.0.1:7480 for --server: ")
+                .contains("(e.g. " + CtQuery.DEFAULT_SERVER + ")");
+        Run withPath = ctquery("--server", "http://127.0.0.1:7480/v1/query", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(withPath.exit).isEqualTo(Launchers.USAGE);
+        assertThat(withPath.err)
+                .startsWith("ctquery: Invalid value http://127.0.0.1:7480/v1/query for --server: expected"
+                        + " http://HOST:PORT and nothing more (queries go to /v1/query)");
         Run badPort = ctquery("--server", "http://127.0.0.1:99999", "f1 10.0.0.1 -> 10.0.0.2");
         assertThat(badPort.exit).isEqualTo(Launchers.USAGE);
         assertThat(badPort.err).startsWith("ctquery: Invalid value http://127.0.0.1:99999 for --server");
