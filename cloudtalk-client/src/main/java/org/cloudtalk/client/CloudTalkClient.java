@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -131,42 +130,36 @@ public final class CloudTalkClient {
                 .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
                 .build();
         // The request's own timeout ends when the answer's headers arrive: a server that stalls in the body (or a host
-        // that vanishes after sending the headers) would hold the call for good. The deadline is kept here instead.
-        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, info -> new BoundedBody());
+        // that vanishes after sending the headers) would hold the call for good, so the body has the deadline too.
+        // send, not sendAsync: the public sendAsync hands every answer on to the common pool, a thread hand-off per
+        // query that costs a NameNode's block allocations throughput.
+        long end = System.nanoTime() + deadline.toNanos();
         HttpResponse<String> response;
         try {
-            response = call.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            call.cancel(true);
+            response = http.send(request, info -> new BoundedBody(end));
+        } catch (HttpTimeoutException e) {
             throw timeout(deadline, e);
-        } catch (InterruptedException e) {
-            call.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof HttpTimeoutException) {
-                throw timeout(deadline, cause);
+        } catch (IOException e) {
+            if (causedBy(e, TimeoutException.class)) {
+                throw timeout(deadline, e);
             }
-            if (cause instanceof AnswerTooLarge) {
+            if (causedBy(e, AnswerTooLarge.class)) {
                 throw new CloudTalkException(
-                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", cause.getMessage(), 0, 0, cause);
+                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", new AnswerTooLarge().getMessage(), 0, 0, e);
             }
-            if (cause instanceof RuntimeException unchecked) {
-                throw unchecked;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            IOException failure = cause instanceof IOException io ? io : new IOException(cause);
             throw new CloudTalkException(
-                    CloudTalkException.Kind.UNAVAILABLE,
-                    "CONNECTION",
-                    "cannot reach " + base + ": " + why(failure),
-                    0,
-                    0,
-                    failure);
+                    CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + why(e), 0, 0, e);
         }
         return interpret(response.statusCode(), response.body());
+    }
+
+    private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private CloudTalkException timeout(Duration deadline, Throwable cause) {
@@ -187,15 +180,26 @@ public final class CloudTalkClient {
     }
 
     /**
-     * An answer's text, read up to {@link #MAX_ANSWER_BYTES}; beyond, the exchange is cancelled and the body fails
-     * with {@link AnswerTooLarge}.
+     * An answer's text, read up to {@link #MAX_ANSWER_BYTES} and until the call's deadline; beyond either the exchange
+     * is cancelled and the body fails ({@link AnswerTooLarge}, {@link TimeoutException}).
      *
-     * <p>Concurrency: the HTTP client signals a subscriber serially, so the buffer needs no lock.
+     * <p>Concurrency: the HTTP client signals a subscriber serially, so the buffer needs no lock; the subscription is
+     * also read by the timeout's thread.
      */
     private static final class BoundedBody implements HttpResponse.BodySubscriber<String> {
         private final CompletableFuture<String> text = new CompletableFuture<>();
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private Flow.Subscription subscription;
+        private volatile Flow.Subscription subscription;
+
+        BoundedBody(long endNanos) {
+            text.orTimeout(Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            text.whenComplete((body, failure) -> {
+                Flow.Subscription current = subscription;
+                if (failure != null && current != null) {
+                    current.cancel();
+                }
+            });
+        }
 
         @Override
         public CompletionStage<String> getBody() {
@@ -205,6 +209,10 @@ public final class CloudTalkClient {
         @Override
         public void onSubscribe(Flow.Subscription subscription) {
             this.subscription = subscription;
+            if (text.isDone()) { // the deadline passed before the body began
+                subscription.cancel();
+                return;
+            }
             subscription.request(Long.MAX_VALUE);
         }
 
@@ -212,6 +220,7 @@ public final class CloudTalkClient {
         public void onNext(List<ByteBuffer> buffers) {
             for (ByteBuffer buffer : buffers) {
                 if (text.isDone()) {
+                    subscription.cancel();
                     return;
                 }
                 if (buffer.remaining() > MAX_ANSWER_BYTES - bytes.size()) {
