@@ -48,7 +48,7 @@ public record HdfsHintSettings(
 
     public static HdfsHintSettings from(Configuration conf) {
         PluginKeys.refuseUnknown(conf);
-        String mode = conf.getTrimmed(ENDPOINT, "ip");
+        String mode = HintSettings.text(conf, ENDPOINT, "ip");
         Endpoints.Mode endpoints =
                 switch (mode.toLowerCase(Locale.ROOT)) {
                     case "ip" -> Endpoints.Mode.IP;

@@ -100,12 +100,21 @@ public record HintSettings(
         };
     }
 
+    /**
+     * A key's text, or the default when the key is unset or blank: a blank value means the default for every key (as
+     * for the numbers), not a value to refuse.
+     */
+    public static String text(Configuration conf, String key, String defaultValue) {
+        String value = conf.getTrimmed(key);
+        return value == null || value.isEmpty() ? defaultValue : value;
+    }
+
     public static IllegalArgumentException invalid(String value, String key, String reason) {
         return new IllegalArgumentException("Invalid value " + value + " for " + key + ": " + reason);
     }
 
     private static URI uri(Configuration conf) {
-        String value = conf.getTrimmed(SERVER_URI, DEFAULT_SERVER_URI);
+        String value = text(conf, SERVER_URI, DEFAULT_SERVER_URI);
         try {
             return CloudTalkClient.serverBase(value);
         } catch (IllegalArgumentException e) {
@@ -115,7 +124,7 @@ public record HintSettings(
 
     /** An evaluator's name ({@link EvaluatorName#forPlugins}), or the default when the key is unset. */
     public static EvaluatorName evaluator(Configuration conf, String key, String defaultValue) {
-        String value = conf.getTrimmed(key, defaultValue);
+        String value = text(conf, key, defaultValue);
         return EvaluatorName.forPlugins(value)
                 .orElseThrow(() -> invalid(value, key, "must be heuristic, flow, exhaustive or refined"));
     }

@@ -42,7 +42,7 @@ public record MapHintSettings(HintSettings hints, Class<? extends InputFormat<?,
 
     @SuppressWarnings("unchecked")
     private static Class<? extends InputFormat<?, ?>> inner(Configuration conf) {
-        String name = conf.getTrimmed(INNER_FORMAT, TextInputFormat.class.getName());
+        String name = HintSettings.text(conf, INNER_FORMAT, TextInputFormat.class.getName());
         Class<?> type;
         try {
             type = conf.getClassByName(name);

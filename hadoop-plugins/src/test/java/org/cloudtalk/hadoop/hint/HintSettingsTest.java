@@ -43,6 +43,22 @@ class HintSettingsTest {
         assertThat(HintSettings.from(conf).server()).hasToString(uri);
     }
 
+    @Test
+    void aBlankValueMeansTheDefaultForEveryKey() {
+        Configuration conf = new Configuration(false);
+        for (String key : List.of(
+                HintSettings.SERVER_URI,
+                HintSettings.EVALUATOR,
+                HintSettings.DEADLINE_MS,
+                HdfsHintSettings.ENDPOINT,
+                HdfsHintSettings.WRITE_EVALUATOR,
+                HdfsHintSettings.WRITE_ENABLED)) {
+            conf.set(key, " ");
+        }
+
+        assertThat(HdfsHintSettings.from(conf)).isEqualTo(HdfsHintSettings.from(new Configuration(false)));
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
