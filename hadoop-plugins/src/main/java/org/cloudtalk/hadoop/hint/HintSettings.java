@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.api.EvaluatorName;
@@ -21,6 +22,9 @@ public record HintSettings(
     public static final String THREADS = "cloudtalk.client.threads";
     public static final String BACKOFF_MS = "cloudtalk.backoff.ms";
     public static final String LOG_INTERVAL_MS = "cloudtalk.fallback.log.interval.ms";
+
+    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]*\\.?[0-9]+");
 
     public static final String DEFAULT_SERVER_URI = "http://127.0.0.1:7480";
     public static final long DEFAULT_DEADLINE_MS = 10;
@@ -59,6 +63,10 @@ public record HintSettings(
         }
         long number;
         try {
+            // As written in a site file: Long.parseLong alone would also take "+5" and other scripts' digits.
+            if (!WHOLE.matcher(value).matches()) {
+                throw new NumberFormatException();
+            }
             number = Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw invalid(value, key, "not a whole number");
@@ -75,12 +83,11 @@ public record HintSettings(
         if (value == null || value.isEmpty()) {
             return defaultValue;
         }
-        double number;
-        try {
-            number = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-            throw invalid(value, key, "not a number");
+        if (!DECIMAL.matcher(value).matches()) {
+            // Double.parseDouble alone would also take 0.5d, 0x1p-1 and 5e-1.
+            throw invalid(value, key, "not a plain decimal number");
         }
+        double number = Double.parseDouble(value);
         if (!(number > 0 && number < 1)) {
             throw invalid(value, key, "must be between 0 and 1, exclusive");
         }

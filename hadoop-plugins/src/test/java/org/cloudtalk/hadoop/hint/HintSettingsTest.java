@@ -65,6 +65,8 @@ class HintSettingsTest {
             value = {
                 "cloudtalk.deadline.ms | soon | Invalid value soon for cloudtalk.deadline.ms: not a whole number",
                 "cloudtalk.deadline.ms | 0 | Invalid value 0 for cloudtalk.deadline.ms: must be between 1 and 60000",
+                "cloudtalk.deadline.ms | +5 | Invalid value +5 for cloudtalk.deadline.ms: not a whole number",
+                "cloudtalk.deadline.ms | ١٢ | Invalid value ١٢ for cloudtalk.deadline.ms: not a whole number",
                 "cloudtalk.server.uri | ftp://host:1 | Invalid value ftp://host:1 for cloudtalk.server.uri: expected http://HOST:PORT",
                 "cloudtalk.server.uri | http://127.0.0.1:99999 | Invalid value http://127.0.0.1:99999 for cloudtalk.server.uri: expected http://HOST:PORT with a port from 1 to 65535",
                 "cloudtalk.server.uri | http://127.0.0.1 | Invalid value http://127.0.0.1 for cloudtalk.server.uri: expected http://HOST:PORT with a port from 1 to 65535",

@@ -123,6 +123,12 @@ class SlowHostsTest {
         assertThatThrownBy(() -> MapHintSettings.from(conf))
                 .hasMessage("Invalid value 1.5 for cloudtalk.mapreduce.slow.fraction: must be between 0 and 1,"
                         + " exclusive");
+        for (String notPlain : List.of("0.5d", "0x1p-1", "5e-1", "NaN")) {
+            conf.set(MapHintSettings.SLOW_FRACTION, notPlain);
+            assertThatThrownBy(() -> MapHintSettings.from(conf))
+                    .hasMessage("Invalid value " + notPlain
+                            + " for cloudtalk.mapreduce.slow.fraction: not a plain decimal number");
+        }
         conf.set(MapHintSettings.SLOW_FRACTION, "0.3");
         conf.set(MapHintSettings.INNER_FORMAT, "org.example.NoSuchFormat");
         assertThatThrownBy(() -> MapHintSettings.from(conf))
