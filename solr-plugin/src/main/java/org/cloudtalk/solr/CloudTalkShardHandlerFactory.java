@@ -32,7 +32,8 @@ public class CloudTalkShardHandlerFactory extends HttpShardHandlerFactory {
 
     @Override
     public void init(PluginInfo info) {
-        super.init(info);
+        // Ours first: a bad setting fails the start before Solr's own executors and HTTP client exist, and leaves
+        // nothing of ours running either.
         Map<String, String> values = new HashMap<>();
         if (info.initArgs != null) {
             info.initArgs.forEach((key, value) -> {
@@ -42,9 +43,16 @@ public class CloudTalkShardHandlerFactory extends HttpShardHandlerFactory {
             });
         }
         AdvisorConfig config = AdvisorConfig.from(values);
-        http = Executors.newCachedThreadPool(Threads.named("cloudtalk-solr-http"));
-        CloudTalkClient client = new CloudTalkClient(config.server(), config.queryTimeout(), http);
-        advisor = new ReplicaAdvisor(config, new ClientHintSource(client, config.evaluator()), metrics);
+        ExecutorService executor = Executors.newCachedThreadPool(Threads.named("cloudtalk-solr-http"));
+        try {
+            CloudTalkClient client = new CloudTalkClient(config.server(), config.queryTimeout(), executor);
+            advisor = new ReplicaAdvisor(config, new ClientHintSource(client, config.evaluator()), metrics);
+        } catch (RuntimeException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+        http = executor;
+        super.init(info);
     }
 
     @Override
