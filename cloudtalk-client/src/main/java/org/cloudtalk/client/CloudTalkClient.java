@@ -21,8 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.client.api.HttpApi.Field;
@@ -140,9 +138,6 @@ public final class CloudTalkClient {
         } catch (HttpTimeoutException e) {
             throw timeout(deadline, e);
         } catch (IOException e) {
-            if (causedBy(e, TimeoutException.class)) {
-                throw timeout(deadline, e);
-            }
             if (causedBy(e, AnswerTooLarge.class)) {
                 throw new CloudTalkException(
                         CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", new AnswerTooLarge().getMessage(), 0, 0, e);
@@ -180,25 +175,33 @@ public final class CloudTalkClient {
     }
 
     /**
-     * An answer's text, read up to {@link #MAX_ANSWER_BYTES} and until the call's deadline; beyond either the exchange
-     * is cancelled and the body fails ({@link AnswerTooLarge}, {@link TimeoutException}).
+     * An answer's text, read up to {@link #MAX_ANSWER_BYTES} and until the call's deadline ({@link BodyDeadlines});
+     * beyond either the exchange is cancelled and the body fails ({@link AnswerTooLarge}, {@link HttpTimeoutException}).
      *
      * <p>Concurrency: the HTTP client signals a subscriber serially, so the buffer needs no lock; the subscription is
-     * also read by the timeout's thread.
+     * also read by the deadline's thread.
      */
-    private static final class BoundedBody implements HttpResponse.BodySubscriber<String> {
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<String>, BodyDeadlines.Watched {
         private final CompletableFuture<String> text = new CompletableFuture<>();
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final long endNanos;
         private volatile Flow.Subscription subscription;
 
         BoundedBody(long endNanos) {
-            text.orTimeout(Math.max(0, endNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            text.whenComplete((body, failure) -> {
-                Flow.Subscription current = subscription;
-                if (failure != null && current != null) {
-                    current.cancel();
-                }
-            });
+            this.endNanos = endNanos;
+            BodyDeadlines.watch(this);
+        }
+
+        @Override
+        public long endNanos() {
+            return endNanos;
+        }
+
+        @Override
+        public void expire() {
+            if (text.completeExceptionally(new HttpTimeoutException("the answer's body did not arrive in time"))) {
+                cancel();
+            }
         }
 
         @Override
@@ -220,12 +223,12 @@ public final class CloudTalkClient {
         public void onNext(List<ByteBuffer> buffers) {
             for (ByteBuffer buffer : buffers) {
                 if (text.isDone()) {
-                    subscription.cancel();
+                    cancel();
                     return;
                 }
                 if (buffer.remaining() > MAX_ANSWER_BYTES - bytes.size()) {
-                    subscription.cancel();
-                    text.completeExceptionally(new AnswerTooLarge());
+                    fail(new AnswerTooLarge());
+                    cancel();
                     return;
                 }
                 byte[] chunk = new byte[buffer.remaining()];
@@ -236,12 +239,25 @@ public final class CloudTalkClient {
 
         @Override
         public void onError(Throwable failure) {
-            text.completeExceptionally(failure);
+            fail(failure);
         }
 
         @Override
         public void onComplete() {
+            BodyDeadlines.done(this);
             text.complete(bytes.toString(StandardCharsets.UTF_8));
+        }
+
+        private void fail(Throwable failure) {
+            BodyDeadlines.done(this);
+            text.completeExceptionally(failure);
+        }
+
+        private void cancel() {
+            Flow.Subscription current = subscription;
+            if (current != null) {
+                current.cancel();
+            }
         }
     }
 
