@@ -81,6 +81,8 @@ final class InputFiles {
     /**
      * Every visible file under the given paths, in a stable order, each once: a file named twice (itself and its
      * directory, say) would otherwise have its records counted twice.
+     *
+     * @throws ItchyException if a given directory holds a visible directory
      */
     List<Path> expand(List<Path> paths) throws IOException {
         SortedSet<Path> files = new TreeSet<>();
@@ -88,9 +90,17 @@ final class InputFiles {
             FileSystem fs = path.getFileSystem(conf);
             for (FileStatus status : fs.listStatus(path)) {
                 String fileName = status.getPath().getName();
-                if (status.isFile() && !fileName.startsWith("_") && !fileName.startsWith(".")) {
-                    files.add(fs.makeQualified(status.getPath()));
+                if (fileName.startsWith("_") || fileName.startsWith(".")) {
+                    continue; // hidden, as Hadoop's input formats hide them
                 }
+                if (status.isDirectory()) {
+                    // Skipping it would leave its records out of the result without a word (Hadoop's text input
+                    // fails on it instead).
+                    throw new ItchyException("input " + path + " holds a directory, " + status.getPath()
+                            + "; Itchy reads the files directly in an input directory: name that directory as an"
+                            + " input of its own");
+                }
+                files.add(fs.makeQualified(status.getPath()));
             }
         }
         return List.copyOf(files);

@@ -98,6 +98,7 @@ public final class ItchyJob {
     private ItchyJob(Configuration conf, String name) {
         this.conf = new Configuration(requireNonNull(conf, "conf is null"));
         this.name = requireNonNull(name, "name is null");
+        ItchyStore.checkName(name); // before a first job's map sample, not at its first HBase access
         this.inputFiles = new InputFiles(this.conf);
     }
 
@@ -338,6 +339,11 @@ public final class ItchyJob {
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
             int generation = ItchyStore.newGeneration(connection, conf, name);
             FileSystem fs = scratch.getFileSystem(conf);
+            // A run stopped by Ctrl-C or a kill ends before its finally: the scratch directory it left (QMC's key
+            // pass output, say) would make this run's jobs refuse to start. Anything else there is not Itchy's.
+            if (fs.exists(scratch) && fs.getFileStatus(scratch).isDirectory()) {
+                fs.delete(scratch, true);
+            }
             try {
                 TechniquePlan plan = plan(record.mode());
                 Run run =

@@ -16,6 +16,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.cloudtalk.common.cli.Launchers;
+import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.store.JobRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -79,7 +80,18 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
             }
             return defects.handleExecutionException(e, failed, parsed);
         });
-        return line.execute(args);
+        try {
+            return line.execute(args);
+        } catch (OutOfMemoryError e) {
+            // The driver's heap is small and some of its work holds user data whole: a first job's map sample reads
+            // whole lines (one line of a binary file can be hundreds of MB), show and compact the whole result. The
+            // failed allocation is garbage by now, so there is room to say so.
+            err.println("itchy: out of memory (" + e.getMessage() + ") in bin/itchy's JVM, whose heap is at most "
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB: an input line or a result too large"
+                    + " for it? Give it more with CLOUDTALK_JAVA_OPTS=-Xmx<size>");
+            err.flush();
+            return EXIT_FAILED;
+        }
     }
 
     @Spec
@@ -96,6 +108,14 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         return getConf();
     }
 
+    /** A name no job can have (empty, say, from an unset shell variable) is a wrong command line, said before HBase. */
+    static void checkName(CommandSpec spec, String name) {
+        ItchyStore.nameProblem(name).ifPresent(problem -> {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value '" + ItchyStore.abbreviated(name) + "' for NAME: " + problem);
+        });
+    }
+
     @Command(
             name = "status",
             mixinStandardHelpOptions = true,
@@ -107,8 +127,12 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         @Parameters(paramLabel = "NAME", description = "the Itchy job's name")
         private String name;
 
+        @Spec
+        private CommandSpec spec;
+
         @Override
         public Integer call() throws IOException {
+            checkName(spec, name);
             JobRecord record = ItchyJob.recordOf(tool.conf(), name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded"));
             PrintStream out = tool.out;
@@ -152,6 +176,7 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
 
         @Override
         public Integer call() throws IOException {
+            checkName(spec, name);
             if (limit != null && limit < 0) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value " + limit + " for --limit: must not be negative");
@@ -183,8 +208,12 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         @Parameters(index = "1", paramLabel = "DESTINATION", description = "a directory that does not exist yet")
         private String destination;
 
+        @Spec
+        private CommandSpec spec;
+
         @Override
         public Integer call() throws IOException {
+            checkName(spec, name);
             long keys = ItchyOutput.compact(tool.conf(), name, new Path(destination));
             tool.out.println("compacted " + keys + " keys of " + name + " into " + destination);
             return 0;
@@ -203,8 +232,12 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         @Parameters(paramLabel = "NAME", description = "the Itchy job's name")
         private String name;
 
+        @Spec
+        private CommandSpec spec;
+
         @Override
         public Integer call() throws IOException {
+            checkName(spec, name);
             long cells = ItchyJob.reclaim(tool.conf(), name);
             tool.out.println("deleted " + cells + " cells of uncommitted runs of " + name);
             return 0;
@@ -238,6 +271,7 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
 
         @Override
         public Integer call() throws IOException {
+            checkName(spec, name);
             if (!kind.equals("first") && !kind.equals("increment")) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value " + kind + " for KIND: expected first or increment");

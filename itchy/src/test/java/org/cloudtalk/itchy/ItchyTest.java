@@ -790,6 +790,24 @@ class ItchyTest {
     }
 
     /**
+     * Ctrl-C during an increment ends the driver before it removes its scratch directory (here, as QMC's key pass
+     * left it); the rerun of the same command had failed on it ("Output directory ... already exists").
+     */
+    @Test
+    void anIncrementRerunAfterAnInterruptedOneRemovesItsScratch() throws Exception {
+        Started started = startWordCount("interrupted", ItchyMode.QMC, 71);
+        Path appended = writeInput(started.root(), "append-1", 40, 72);
+        Path scratch = new Path(started.root(), "_itchy-out-1");
+        fs.mkdirs(new Path(scratch, "keys/_temporary/0"));
+
+        started.job().runIncrement(List.of(appended), new Path(started.root(), "out-1"));
+        started.inputs().add(appended);
+        assertThat(ItchyOutput.current(started.conf(), started.name()))
+                .isEqualTo(recompute(WORD_COUNT, started.inputs(), new Path(started.root(), "full-1")));
+        assertThat(fs.exists(scratch)).isFalse();
+    }
+
+    /**
      * The driver dies between the bulk load and the commit; the next increment is a different append. Nothing of the
      * failed increment may become visible, then or later, and its append can still be run afterwards.
      */

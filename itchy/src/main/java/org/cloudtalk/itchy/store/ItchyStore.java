@@ -270,7 +270,50 @@ public final class ItchyStore {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** What precedes a job's name in its record's row. */
+    private static final String RECORD_ROW_PREFIX = "\0job\0";
+
+    /**
+     * Why {@code name} cannot name a job, or empty if it can. Empty or blank-edged names are quoting mistakes (an unset
+     * shell variable) that would silently name another job; control characters would break {@code status}'s lines;
+     * and the record's row, prefix and name, must fit HBase's row limit.
+     */
+    public static Optional<String> nameProblem(String name) {
+        if (name.isEmpty()) {
+            return Optional.of("a job name must not be empty");
+        }
+        if (name.isBlank() || !name.strip().equals(name)) {
+            return Optional.of("a job name must not begin or end with white space");
+        }
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            return Optional.of("a job name must not hold control characters");
+        }
+        int most = HConstants.MAX_ROW_LENGTH - RECORD_ROW_PREFIX.length();
+        int length = bytes(name).length;
+        if (length > most) {
+            return Optional.of("a job name must be at most " + most + " bytes in UTF-8, not " + length);
+        }
+        return Optional.empty();
+    }
+
+    /** @throws ItchyException if {@code name} cannot name a job ({@link #nameProblem}) */
+    public static void checkName(String name) {
+        nameProblem(name).ifPresent(problem -> {
+            throw new ItchyException("Invalid job name '" + abbreviated(name) + "': " + problem);
+        });
+    }
+
     private static byte[] recordRow(String name) {
-        return bytes("\0job\0" + name);
+        checkName(name);
+        return bytes(RECORD_ROW_PREFIX + name);
+    }
+
+    /** A name as messages show it, on one line: control characters as '?', a name too long to be valid cut. */
+    public static String abbreviated(String name) {
+        String shown = name.length() <= 60 ? name : name.substring(0, 60) + "...";
+        return shown.codePoints()
+                .map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
     }
 }
