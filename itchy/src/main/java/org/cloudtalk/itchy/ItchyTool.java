@@ -116,6 +116,20 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         });
     }
 
+    /**
+     * A path argument: an empty one Hadoop's Path refuses with an IllegalArgumentException (an internal error), and a
+     * blank one, an unset variable in quotes, would name a directory " " in the current one.
+     */
+    static Path path(CommandSpec spec, String label, String value) {
+        if (value.isBlank()) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "Invalid value '" + value + "' for " + label + ": a path must not be "
+                            + (value.isEmpty() ? "empty" : "blank"));
+        }
+        return new Path(value);
+    }
+
     @Command(
             name = "status",
             mixinStandardHelpOptions = true,
@@ -214,7 +228,7 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
         @Override
         public Integer call() throws IOException {
             checkName(spec, name);
-            long keys = ItchyOutput.compact(tool.conf(), name, new Path(destination));
+            long keys = ItchyOutput.compact(tool.conf(), name, path(spec, "DESTINATION", destination));
             tool.out.println("compacted " + keys + " keys of " + name + " into " + destination);
             return 0;
         }
@@ -276,16 +290,11 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "Invalid value " + kind + " for KIND: expected first or increment");
             }
-            for (String path : paths) {
-                if (path.isEmpty()) { // Hadoop's Path refuses it with an IllegalArgumentException, an internal error
-                    throw new CommandLine.ParameterException(
-                            spec.commandLine(), "Invalid value '" + path + "' for PATH: a path must not be empty");
-                }
-            }
+            List<Path> given =
+                    paths.stream().map(path -> path(spec, "PATH", path)).toList();
             boolean first = kind.equals("first");
-            List<Path> inputs =
-                    paths.subList(0, paths.size() - 1).stream().map(Path::new).toList();
-            Path output = new Path(paths.get(paths.size() - 1));
+            List<Path> inputs = given.subList(0, given.size() - 1);
+            Path output = given.get(given.size() - 1);
             ItchyJob job = ItchyJob.from(Job.getInstance(tool.conf(), name));
             try {
                 ItchyJob.RunReport report = first ? job.runFirst(inputs, output) : job.runIncrement(inputs, output);

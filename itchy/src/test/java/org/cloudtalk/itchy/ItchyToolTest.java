@@ -65,6 +65,29 @@ class ItchyToolTest {
         assertThat(temp.resolve("out")).doesNotExist();
     }
 
+    /** An empty path had been an internal error (exit 70), a blank one a directory named " " in the current one. */
+    @Test
+    void anEmptyOrBlankPathIsAWrongCommandLine() throws Exception {
+        java.nio.file.Path base = Files.createDirectories(temp.resolve("base"));
+        Files.writeString(base.resolve("a.txt"), "a b\n");
+        String out = temp.resolve("out").toString();
+        for (String path : List.of("", " ", "\t")) {
+            String problem = path.isEmpty() ? "empty" : "blank";
+            for (String[] command : List.of(
+                    new String[] {"compact", "word-count", path},
+                    concat(JOB, "run", "word-count", "first", path, out),
+                    concat(JOB, "run", "word-count", "first", base.toString(), path))) {
+                ToolRun run = tool(command);
+                assertThat(run.exit()).as(run.err()).isEqualTo(Launchers.USAGE);
+                assertThat(run.err())
+                        .startsWith("itchy " + command[command[0].equals("compact") ? 0 : JOB.length]
+                                + ": Invalid value '" + path + "' for ")
+                        .contains(": a path must not be " + problem + "\n");
+            }
+        }
+        assertThat(temp.resolve("out")).doesNotExist();
+    }
+
     /** Hadoop's text input fails on a subdirectory; skipping it had left its files out of the result. */
     @Test
     void anInputDirectoryHoldingADirectoryIsRefused() throws Exception {
