@@ -136,11 +136,17 @@ public final class CloudTalkClient {
         try {
             response = http.send(request, info -> new BoundedBody(end));
         } catch (HttpTimeoutException e) {
-            throw timeout(deadline, e);
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE,
+                    "TIMEOUT",
+                    "no answer from " + base + " within " + deadline.toMillis() + " ms",
+                    0,
+                    0,
+                    e);
         } catch (IOException e) {
             if (causedBy(e, AnswerTooLarge.class)) {
                 throw new CloudTalkException(
-                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", new AnswerTooLarge().getMessage(), 0, 0, e);
+                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", AnswerTooLarge.MESSAGE, 0, 0, e);
             }
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + why(e), 0, 0, e);
@@ -157,20 +163,12 @@ public final class CloudTalkClient {
         return false;
     }
 
-    private CloudTalkException timeout(Duration deadline, Throwable cause) {
-        return new CloudTalkException(
-                CloudTalkException.Kind.UNAVAILABLE,
-                "TIMEOUT",
-                "no answer from " + base + " within " + deadline.toMillis() + " ms",
-                0,
-                0,
-                cause);
-    }
-
     /** An answer longer than {@link #MAX_ANSWER_BYTES}. */
     private static final class AnswerTooLarge extends IOException {
+        static final String MESSAGE = "an answer of more than " + MAX_ANSWER_BYTES + " bytes";
+
         AnswerTooLarge() {
-            super("an answer of more than " + MAX_ANSWER_BYTES + " bytes");
+            super(MESSAGE);
         }
     }
 

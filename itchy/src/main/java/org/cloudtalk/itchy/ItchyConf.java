@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -69,9 +68,7 @@ public final class ItchyConf {
                     && TaskKeys.PREFIXES.stream().noneMatch(key::startsWith)) {
                 // A misspelt key would otherwise be ignored in silence, and the run use the default.
                 throw new ItchyException(invalid(
-                        entry.getValue(),
-                        key,
-                        "unknown key (known: " + new TreeSet<>(KEYS).stream().collect(Collectors.joining(", ")) + ")"));
+                        entry.getValue(), key, "unknown key (known: " + String.join(", ", new TreeSet<>(KEYS)) + ")"));
             }
         }
         String table = conf.getTrimmed(TABLE);

@@ -333,7 +333,7 @@ public final class ItchyJob {
             List<Path> processed = record.datasets().stream()
                     .map(dataset -> new Path(dataset.path()))
                     .toList();
-            OutputDirectory.prepare(conf, differentialOutput, concat(concat(appended, files), processed));
+            OutputDirectory.prepare(conf, differentialOutput, concat(appended, files, processed));
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(inputFiles.qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());
@@ -431,9 +431,12 @@ public final class ItchyJob {
         }
     }
 
-    private static List<Path> concat(List<Path> given, List<Path> expanded) {
-        List<Path> all = new ArrayList<>(given);
-        all.addAll(expanded);
+    @SafeVarargs
+    private static List<Path> concat(List<Path>... lists) {
+        List<Path> all = new ArrayList<>();
+        for (List<Path> list : lists) {
+            all.addAll(list);
+        }
         return all;
     }
 
