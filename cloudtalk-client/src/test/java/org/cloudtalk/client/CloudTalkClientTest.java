@@ -13,9 +13,16 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.cloudtalk.client.api.ApiError;
@@ -129,6 +136,44 @@ class CloudTalkClientTest {
     }
 
     @Test
+    void sixteenCallersOfAStalledServerEachGetTheirDeadline() throws Exception {
+        // As a NameNode's handlers would: one client, many calls at once, every answer stalled after its headers.
+        try (RawServer stalled = RawServer.answering(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(60_000);
+        })) {
+            CloudTalkClient client = new CloudTalkClient(stalled.uri(), Duration.ofSeconds(5));
+            ExecutorService callers = Executors.newFixedThreadPool(16);
+            try {
+                List<Future<Long>> calls = new ArrayList<>();
+                for (int i = 0; i < 16; i++) {
+                    calls.add(callers.submit(() -> {
+                        long start = System.nanoTime();
+                        CloudTalkException timeout = catchThrowableOfType(
+                                CloudTalkException.class,
+                                () -> client.query(
+                                        "f1 10.0.0.1 -> 10.0.0.2",
+                                        EvaluatorName.HEURISTIC,
+                                        false,
+                                        false,
+                                        Duration.ofMillis(300)));
+                        assertThat(timeout.code()).isEqualTo("TIMEOUT");
+                        return System.nanoTime() - start;
+                    }));
+                }
+                for (Future<Long> call : calls) {
+                    // 300 ms deadline; the margin is for a loaded 2-core machine, not for the server.
+                    assertThat(Duration.ofNanos(call.get(30, TimeUnit.SECONDS))).isLessThan(Duration.ofSeconds(3));
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void anAnswerOverTheLimitIsNotReadToTheEnd() throws Exception {
         // A server gone wrong may send gigabytes within a deadline: the client stops at its limit, whatever follows.
         int length = CloudTalkClient.MAX_ANSWER_BYTES + (1 << 20);
@@ -172,20 +217,35 @@ class CloudTalkClientTest {
 
         private final ServerSocket listener;
         private final Thread acceptor;
+        /** One thread per connection, so that many clients are answered (or stalled) at once. */
+        private final Set<Thread> connections = ConcurrentHashMap.newKeySet();
 
         private RawServer(ServerSocket listener, Script script) {
             this.listener = listener;
             this.acceptor = new Thread(
                     () -> {
                         while (!listener.isClosed()) {
-                            try (Socket socket = listener.accept()) {
-                                readRequest(socket.getInputStream());
-                                script.write(socket.getOutputStream());
-                            } catch (InterruptedException e) {
-                                return;
-                            } catch (Exception e) {
-                                // The client went away: serve the next one.
+                            Socket accepted;
+                            try {
+                                accepted = listener.accept();
+                            } catch (IOException e) {
+                                return; // closed
                             }
+                            Thread connection = new Thread(
+                                    () -> {
+                                        try (Socket socket = accepted) {
+                                            readRequest(socket.getInputStream());
+                                            script.write(socket.getOutputStream());
+                                        } catch (Exception e) {
+                                            // The client went away, or the server closes.
+                                        } finally {
+                                            connections.remove(Thread.currentThread());
+                                        }
+                                    },
+                                    "raw-server-connection");
+                            connection.setDaemon(true);
+                            connections.add(connection);
+                            connection.start();
                         }
                     },
                     "raw-server");
@@ -218,8 +278,11 @@ class CloudTalkClientTest {
         @Override
         public void close() throws Exception {
             listener.close();
-            acceptor.interrupt();
             acceptor.join(5000);
+            for (Thread connection : connections) {
+                connection.interrupt();
+                connection.join(5000);
+            }
         }
     }
 
