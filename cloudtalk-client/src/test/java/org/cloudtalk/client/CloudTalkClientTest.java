@@ -113,15 +113,17 @@ class CloudTalkClientTest {
         assertThat(down.code()).isEqualTo("CONNECTION");
     }
 
+    /** The headers and the first byte, then nothing: a hung server, or a host gone after it began to answer. */
+    private static final RawServer.Script STALL_AFTER_HEADERS = out -> {
+        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(60_000);
+    };
+
     @Test
     void aServerThatStallsInTheMiddleOfItsAnswerCostsTheDeadline() throws Exception {
-        // The headers and the first byte, then nothing: a hung server, or a host gone after it began to answer.
-        try (RawServer stalled = RawServer.answering(out -> {
-            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            Thread.sleep(60_000);
-        })) {
+        try (RawServer stalled = RawServer.answering(STALL_AFTER_HEADERS)) {
             CloudTalkClient client = new CloudTalkClient(stalled.uri(), Duration.ofMillis(200));
             long start = System.nanoTime();
             CloudTalkException timeout = catchThrowableOfType(
@@ -138,12 +140,7 @@ class CloudTalkClientTest {
     @Test
     void sixteenCallersOfAStalledServerEachGetTheirDeadline() throws Exception {
         // As a NameNode's handlers would: one client, many calls at once, every answer stalled after its headers.
-        try (RawServer stalled = RawServer.answering(out -> {
-            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            Thread.sleep(60_000);
-        })) {
+        try (RawServer stalled = RawServer.answering(STALL_AFTER_HEADERS)) {
             CloudTalkClient client = new CloudTalkClient(stalled.uri(), Duration.ofSeconds(5));
             ExecutorService callers = Executors.newFixedThreadPool(16);
             try {
