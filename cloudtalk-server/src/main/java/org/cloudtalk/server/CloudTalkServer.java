@@ -93,7 +93,7 @@ public final class CloudTalkServer implements AutoCloseable {
             dynamicStatus = fromFile("status.file", config.statusFile().orElseThrow(), StaticStatusSource::new);
             staticStatus = new CapacityOnlyStatusSource(dynamicStatus);
         }
-        Reservations reservations = new Reservations(config.reservationHold());
+        Reservations reservations = new Reservations(config.reservationHold(), config.reservationFade());
         QueryService service = new QueryService(
                 dynamicStatus,
                 staticStatus,

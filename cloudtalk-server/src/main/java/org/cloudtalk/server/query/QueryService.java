@@ -261,7 +261,7 @@ public final class QueryService {
             }
             deadline.check();
             Map<String, ReservedLoad> load =
-                    ReservedLoad.forAnswer(shuffled, evaluation.binding(), gathered.state(), reservations.hold());
+                    ReservedLoad.forAnswer(shuffled, evaluation.binding(), gathered.state(), reservations.sizeSpread());
             boolean reserved = reservations.reserve(load, held, false);
             boolean forced = !reserved && attempt == RESERVATION_ATTEMPTS && reservations.reserve(load, held, true);
             if (reserved || forced) {

@@ -33,6 +33,20 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
                 Math.max(0, diskWrite - other.diskWrite));
     }
 
+    /** Every resource's rate times {@code factor} (not negative). */
+    public ReservedLoad times(double factor) {
+        return new ReservedLoad(rx * factor, tx * factor, diskRead * factor, diskWrite * factor);
+    }
+
+    /** Each resource's rate, but no more than {@code limit}'s. */
+    public ReservedLoad atMost(ReservedLoad limit) {
+        return new ReservedLoad(
+                Math.min(rx, limit.rx),
+                Math.min(tx, limit.tx),
+                Math.min(diskRead, limit.diskRead),
+                Math.min(diskWrite, limit.diskWrite));
+    }
+
     /**
      * The host's load with this reservation counted as {@code weight} times its rate of use. The heuristic scores
      * {@code capacity - use / W}: background use is elastic traffic that will yield to a new flow, but reserved load
@@ -53,23 +67,24 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
 
     /**
      * What an answer will cause on each host a variable was bound to: every flow through the host counts at its
-     * {@code rate} if that is a number, else its {@code size} spread over the hold, and never more than the resource's
-     * capacity (a flow cannot go faster); a flow with neither counts at capacity. Hosts the query names literally are
-     * the tenant's own choice and are not reserved.
+     * {@code rate} if that is a number, else its {@code size} spread over {@code spread} (the reservation's weight over
+     * its life, {@link Reservations#sizeSpread}), and never more than the resource's capacity (a flow cannot go
+     * faster); a flow with neither counts at capacity. Hosts the query names literally are the tenant's own choice and
+     * are not reserved.
      */
-    static Map<String, ReservedLoad> forAnswer(QueryModel model, Binding binding, ClusterState state, Duration hold) {
+    static Map<String, ReservedLoad> forAnswer(QueryModel model, Binding binding, ClusterState state, Duration spread) {
         Map<String, ReservedLoad> loads = new HashMap<>();
-        if (hold.isZero() || hold.isNegative()) {
+        if (spread.isZero() || spread.isNegative()) {
             return loads;
         }
-        double holdSeconds = hold.toNanos() / 1e9;
+        double spreadSeconds = spread.toNanos() / 1e9;
         List<Flow> flows = model.query().flows();
         for (Flow flow : flows) {
             String source = model.resolve(flow.source(), binding);
             String destination = model.resolve(flow.destination(), binding);
             boolean sourceChosen = model.isVariable(QueryModel.key(flow.source()));
             boolean destinationChosen = model.isVariable(QueryModel.key(flow.destination()));
-            double rate = rate(flow, flows, holdSeconds);
+            double rate = rate(flow, flows, spreadSeconds);
             if (source.equals(QueryModel.DISK)) {
                 if (destinationChosen) {
                     HostLoad load = state.load(destination);
@@ -104,8 +119,8 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
         loads.merge(host, load, ReservedLoad::plus);
     }
 
-    /** Bytes/s the flow will use while held: its numeric rate, else its size over the hold, else unbounded. */
-    private static double rate(Flow flow, List<Flow> flows, double holdSeconds) {
+    /** Bytes/s the flow will use while held: its numeric rate, else its size over the spread, else unbounded. */
+    private static double rate(Flow flow, List<Flow> flows, double spreadSeconds) {
         double rate = flow.attribute(Attribute.RATE)
                 .map(expression -> constant(expression, flows, 0))
                 .orElse(Double.NaN);
@@ -115,7 +130,7 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
         double size = flow.attribute(Attribute.SIZE)
                 .map(expression -> constant(expression, flows, 0))
                 .orElse(Double.NaN);
-        return size >= 0 ? size / holdSeconds : Double.POSITIVE_INFINITY;
+        return size >= 0 ? size / spreadSeconds : Double.POSITIVE_INFINITY;
     }
 
     /** The expression's value where it is known before the flows run (numbers, sizes); NaN otherwise. */

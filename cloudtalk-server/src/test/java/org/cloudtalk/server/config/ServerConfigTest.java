@@ -32,4 +32,18 @@ class ServerConfigTest {
         assertThatThrownBy(() -> ServerConfig.from(Map.of("status.file", "x", "status.max.age.ms", "-1")))
                 .hasMessage("Invalid value -1 for status.max.age.ms: must be between 1 and 3600000");
     }
+
+    @Test
+    void reservationsHoldForTheDaemonsLagThenFadeOverTheirWindowByDefault() throws Exception {
+        ServerConfig defaults = ServerConfig.from(Map.of("status.file", "/nonexistent.json"));
+        assertThat(defaults.reservationHold()).isEqualTo(Duration.ofMillis(500));
+        assertThat(defaults.reservationFade()).isEqualTo(Duration.ofSeconds(1));
+
+        ServerConfig paper = ServerConfig.from(
+                Map.of("status.file", "/nonexistent.json", "reservation.hold.ms", "300", "reservation.fade.ms", "0"));
+        assertThat(paper.reservationHold()).isEqualTo(Duration.ofMillis(300));
+        assertThat(paper.reservationFade()).isZero();
+        assertThatThrownBy(() -> ServerConfig.from(Map.of("status.file", "x", "reservation.fade.ms", "1s")))
+                .hasMessage("Invalid value 1s for reservation.fade.ms: not a whole number");
+    }
 }

@@ -23,13 +23,17 @@ class ReservationSpreadTest {
     final Random random = new Random(20261125L);
 
     QueryService service(Duration hold) {
+        return service(new Reservations(hold, clock::get));
+    }
+
+    QueryService service(Reservations reservations) {
         return new QueryService(
                 status,
                 status,
                 Duration.ofMillis(100),
                 TenantLimits.DEFAULT,
                 Sampling.DEFAULT,
-                new Reservations(hold, clock::get),
+                reservations,
                 () -> random);
     }
 
@@ -111,6 +115,36 @@ class ReservationSpreadTest {
                         .binding()
                         .valueOf("X"))
                 .isEqualTo("10.0.0.1");
+    }
+
+    /**
+     * A 64 MiB read from an idle host, then, 400 ms later, the same query again: the host's daemon (sampling every
+     * 250 ms, rates averaged over 1 s) shows at most 15% of the transfer yet. A reservation that ended after the
+     * paper's 300 ms sends the second read to the busy host too; the default one, in full for 500 ms and then fading
+     * over the daemon's window, does not.
+     */
+    @Test
+    void aReservationOutlastsTheDaemonsSmoothingSoASecondTransferGoesElsewhere() throws Exception {
+        String read = "X = (10.0.0.1 10.0.0.2)\nf1 X -> 10.0.0.9 size 64M";
+        Map<String, List<String>> chosen = new TreeMap<>();
+        for (Duration[] timing : new Duration[][] {
+            {Duration.ofMillis(300), Duration.ZERO}, {Duration.ofMillis(500), Duration.ofSeconds(1)}
+        }) {
+            status.loads.put("10.0.0.1", new HostLoad(100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0));
+            // Scores (capacity - use / 2): 10.0.0.2 75 MiB/s; 10.0.0.1 100, then less as its transfer shows.
+            status.loads.put("10.0.0.2", new HostLoad(100 * MIB, 0, 100 * MIB, 50 * MIB, 100 * MIB, 0, 100 * MIB, 0));
+            long start = clock.get();
+            QueryService service = service(new Reservations(timing[0], timing[1], clock::get));
+            List<String> hosts = new ArrayList<>();
+            hosts.add(service.answer(read, options()).binding().valueOf("X"));
+            clock.set(start + Duration.ofMillis(400).toNanos());
+            status.loads.put("10.0.0.1", new HostLoad(100 * MIB, 0, 100 * MIB, 15 * MIB, 100 * MIB, 0, 100 * MIB, 0));
+            hosts.add(service.answer(read, options()).binding().valueOf("X"));
+            chosen.put(timing[0].toMillis() + " + " + timing[1].toMillis() + " ms", hosts);
+            clock.addAndGet(Duration.ofSeconds(10).toNanos());
+        }
+        assertThat(chosen.get("300 + 0 ms")).containsExactly("10.0.0.1", "10.0.0.1");
+        assertThat(chosen.get("500 + 1000 ms")).containsExactly("10.0.0.1", "10.0.0.2");
     }
 
     @Test

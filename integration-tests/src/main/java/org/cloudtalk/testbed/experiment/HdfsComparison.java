@@ -84,14 +84,14 @@ final class HdfsComparison {
         Testbed testbed = context.testbed();
         Host nameNode = testbed.host(0);
         List<Host> dataNodes = dataNodes(testbed);
-        // The NameNode's plugins ask over host 0's management link; pseudo-reservations at the server's default
-        // (300 ms) spread concurrent writers (Figure 12); workers at twice the plugin's threads
-        // (docs/hadoop-plugins.md).
+        // The NameNode's plugins ask over host 0's management link; pseudo-reservations at the server's defaults
+        // (in full for 500 ms, fading over the daemons' 1 s window) spread concurrent writers (Figure 12); workers
+        // at twice the plugin's threads (docs/hadoop-plugins.md).
         try (RestartableServer server = new RestartableServer(ServerProcess.start(
                 testbed,
                 Host.managementRootAddress(testbed.config().subnet()),
                 List.of(),
-                List.of("reservation.hold.ms=300", "workers=32"),
+                List.of("reservation.hold.ms=500", "reservation.fade.ms=1000", "workers=32"),
                 ServerProcess.oneHopQuery(nameNode, dataNodes)))) {
             return context.inDrawnOrder(placements, HdfsPlacement::label, rows, placement -> {
                 HdfsSettings settings = settings(placement, server, context);

@@ -1,0 +1,100 @@
+package org.cloudtalk.server.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** Pseudo-reservations over time, with a fake clock: in full for the hold, then fading linearly over the fade. */
+class ReservationsTest {
+    private static final long MS = 1_000_000L;
+    private static final ReservedLoad TEN_RX = new ReservedLoad(10e6, 0, 0, 0);
+
+    final AtomicLong clock = new AtomicLong(123 * MS);
+
+    private Reservations reservations(long holdMs, long fadeMs) {
+        return new Reservations(Duration.ofMillis(holdMs), Duration.ofMillis(fadeMs), clock::get);
+    }
+
+    private void reserve(Reservations reservations, String host, ReservedLoad load) {
+        Reservations.Snapshot seen = reservations.snapshot(Set.of(host));
+        assertThat(reservations.reserve(Map.of(host, load), seen, false)).isTrue();
+    }
+
+    private double rxAfter(Reservations reservations, long ms) {
+        clock.addAndGet(ms * MS);
+        ReservedLoad load = reservations.snapshot(Set.of("h")).loads().get("h");
+        return load == null ? 0 : load.rx();
+    }
+
+    @Test
+    void countsInFullForTheHoldThenFadesLinearlyToNothing() {
+        Reservations reservations = reservations(500, 1000);
+        reserve(reservations, "h", TEN_RX);
+        assertThat(rxAfter(reservations, 499)).isEqualTo(10e6);
+        assertThat(rxAfter(reservations, 251)).isCloseTo(7.5e6, within(1.0)); // 750 ms: a quarter of the fade
+        assertThat(rxAfter(reservations, 500)).isCloseTo(2.5e6, within(1.0)); // 1250 ms
+        assertThat(reservations.size()).isEqualTo(1);
+        assertThat(rxAfter(reservations, 250)).isZero(); // 1500 ms: ended
+        assertThat(reservations.size()).isZero();
+    }
+
+    @Test
+    void withoutAFadeAReservationEndsWithItsHoldAsInThePaper() {
+        Reservations reservations = reservations(300, 0);
+        reserve(reservations, "h", TEN_RX);
+        assertThat(rxAfter(reservations, 299)).isEqualTo(10e6);
+        assertThat(rxAfter(reservations, 1)).isZero();
+        assertThat(reservations.sizeSpread()).isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void aFlowsSizeIsSpreadOverTheReservationsWeightAndNoHoldMeansNoReservations() {
+        assertThat(reservations(500, 1000).sizeSpread()).isEqualTo(Duration.ofMillis(1000));
+        Reservations none = reservations(0, 1000);
+        assertThat(none.sizeSpread()).isZero();
+        reserve(none, "h", TEN_RX);
+        assertThat(none.snapshot(Set.of("h")).loads()).isEmpty();
+    }
+
+    @Test
+    void overlappingReservationsAddUpAsTheSumOfEachOnesShareAtEveryMoment() {
+        Reservations reservations = reservations(500, 1000);
+        Random random = new Random(20261129L);
+        record Made(ReservedLoad load, long at) {}
+        List<Made> made = new ArrayList<>();
+        for (int step = 0; step < 5_000; step++) {
+            clock.addAndGet(random.nextInt(40) * MS + random.nextInt(1_000_000));
+            if (random.nextInt(3) == 0) {
+                ReservedLoad load = new ReservedLoad(random.nextDouble() * 1e8, random.nextDouble() * 1e7, 0, 5e6);
+                reserve(reservations, "h", load);
+                made.add(new Made(load, clock.get()));
+            }
+            ReservedLoad expected = ReservedLoad.NONE;
+            for (Made m : made) {
+                long age = clock.get() - m.at();
+                double share = age < 500 * MS ? 1 : Math.max(0, 1 - (age - 500 * MS) / (1000.0 * MS));
+                expected = expected.plus(m.load().times(share));
+            }
+            ReservedLoad actual = reservations.snapshot(Set.of("h")).loads().getOrDefault("h", ReservedLoad.NONE);
+            assertThat(actual.rx()).isCloseTo(expected.rx(), within(1e-3 * Math.max(1, expected.rx())));
+            assertThat(actual.tx()).isCloseTo(expected.tx(), within(1e-3 * Math.max(1, expected.tx())));
+            assertThat(actual.diskWrite())
+                    .isCloseTo(expected.diskWrite(), within(1e-3 * Math.max(1, expected.diskWrite())));
+        }
+    }
+
+    @Test
+    void negativeTimesAreRefused() {
+        assertThatThrownBy(() -> reservations(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> reservations(1, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
