@@ -21,7 +21,8 @@ import org.cloudtalk.server.state.HostLoad;
  * <p>A reservation counts in full for the hold time, then less and less over the fade time, down to nothing: a
  * daemon reports a rate averaged over its smoothing window, so new traffic shows in its figures linearly over one
  * window, after up to one sampling interval and the server's status reuse. Holding in full for that lag and fading
- * over one window keeps reservation plus reported rate at no less than the traffic itself; ending at once after the
+ * over one window keeps reservation plus reported rate at about the traffic itself (when the transfer starts as
+ * answered, at the rate its flows state, and the daemons' settings match the server's); ending at once after the
  * paper's 300 ms (fade 0), a transfer's host looked idle again long before its daemon could say otherwise.
  *
  * <p>Concurrency: thread-safe; all state under the instance lock (short critical sections: a few map operations per

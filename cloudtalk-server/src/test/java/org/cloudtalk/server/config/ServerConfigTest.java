@@ -45,5 +45,7 @@ class ServerConfigTest {
         assertThat(paper.reservationFade()).isZero();
         assertThatThrownBy(() -> ServerConfig.from(Map.of("status.file", "x", "reservation.fade.ms", "1s")))
                 .hasMessage("Invalid value 1s for reservation.fade.ms: not a whole number");
+        assertThatThrownBy(() -> ServerConfig.from(Map.of("status.file", "x", "reservation.fade.ms", "-1")))
+                .hasMessage("Invalid value -1 for reservation.fade.ms: must be between 0 and 3600000");
     }
 }

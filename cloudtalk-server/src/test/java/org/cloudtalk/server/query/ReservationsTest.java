@@ -48,6 +48,25 @@ class ReservationsTest {
     }
 
     @Test
+    void aReservationLastSeenInFullIsGoneOnceItsFadeIsOverAndFadesFromItsHoldsEndExactly() {
+        Reservations reservations = reservations(500, 1000);
+        reserve(reservations, "h", new ReservedLoad(1e6, 2e6, 3e6, 4e6));
+        clock.addAndGet(500 * MS);
+        ReservedLoad atHoldsEnd = reservations.snapshot(Set.of("h")).loads().get("h");
+        assertThat(atHoldsEnd.rx()).isCloseTo(1e6, within(1e-3));
+        assertThat(atHoldsEnd.diskWrite()).isCloseTo(4e6, within(1e-3));
+        clock.addAndGet(500 * MS);
+        ReservedLoad halfFaded = reservations.snapshot(Set.of("h")).loads().get("h");
+        assertThat(halfFaded.diskRead()).isCloseTo(1.5e6, within(1e-3));
+        assertThat(halfFaded.diskWrite()).isCloseTo(2e6, within(1e-3));
+
+        reserve(reservations, "g", TEN_RX);
+        assertThat(rxAfter(reservations, 2_000)).isZero(); // "h": faded out between two looks
+        assertThat(reservations.snapshot(Set.of("g")).loads()).isEmpty();
+        assertThat(reservations.size()).isZero();
+    }
+
+    @Test
     void withoutAFadeAReservationEndsWithItsHoldAsInThePaper() {
         Reservations reservations = reservations(300, 0);
         reserve(reservations, "h", TEN_RX);
@@ -65,9 +84,12 @@ class ReservationsTest {
         assertThat(none.snapshot(Set.of("h")).loads()).isEmpty();
     }
 
+    /** Also on a clock far from zero and after months of the server's uptime. */
     @Test
     void overlappingReservationsAddUpAsTheSumOfEachOnesShareAtEveryMoment() {
+        clock.set(Long.MAX_VALUE / 2);
         Reservations reservations = reservations(500, 1000);
+        clock.addAndGet(10_000_000L * 1_000_000_000L);
         Random random = new Random(20261129L);
         record Made(ReservedLoad load, long at) {}
         List<Made> made = new ArrayList<>();
