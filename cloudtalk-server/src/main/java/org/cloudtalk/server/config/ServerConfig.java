@@ -48,6 +48,13 @@ public record ServerConfig(
         int workersPerTenant) {
     public static final int DEFAULT_PORT = 7480;
     /**
+     * Pseudo-reservations in full for the daemons' default sampling interval plus the default status reuse, then
+     * fading over the daemons' default smoothing window (docs/server.md).
+     */
+    public static final Duration DEFAULT_RESERVATION_HOLD = Duration.ofMillis(500);
+
+    public static final Duration DEFAULT_RESERVATION_FADE = Duration.ofSeconds(1);
+    /**
      * Long enough for a daemon on a busy host, or the first query after a start: with 10 ms, queries were answered as
      * if every host were heavily loaded (benchmarks/results/server-gather-wait-cold-busy.csv). Waiting longer costs only
      * when a daemon does not answer at all.
@@ -134,8 +141,10 @@ public record ServerConfig(
                 Duration.ofMillis(number(values, "gather.wait.ms", DEFAULT_GATHER_WAIT_MILLIS, 1, 60_000)),
                 Duration.ofMillis(number(values, "status.reuse.ms", 250, 0, 3_600_000)),
                 Duration.ofMillis(number(values, "status.max.age.ms", 2_000, 1, 3_600_000)),
-                Duration.ofMillis(number(values, "reservation.hold.ms", 500, 0, 3_600_000)),
-                Duration.ofMillis(number(values, "reservation.fade.ms", 1000, 0, 3_600_000)),
+                Duration.ofMillis(
+                        number(values, "reservation.hold.ms", DEFAULT_RESERVATION_HOLD.toMillis(), 0, 3_600_000)),
+                Duration.ofMillis(
+                        number(values, "reservation.fade.ms", DEFAULT_RESERVATION_FADE.toMillis(), 0, 3_600_000)),
                 Duration.ofMillis(number(values, "timeout.ms", 1000, 1, 60_000)),
                 new Sampling(
                         (int) number(values, "sampling.threshold", Sampling.DEFAULT.threshold(), 1, 1_000_000),

@@ -60,8 +60,8 @@ public final class Reservations {
         }
     }
 
-    /** @param fadeFrom when it stops counting in full; {@code end} when it stops counting at all (nanos) */
-    private record Hold(ReservedLoad load, long fadeFrom, long end) {}
+    /** @param fadeFrom when it stops counting in full (nanos); it stops counting at all one fade time later */
+    private record Hold(ReservedLoad load, long fadeFrom) {}
 
     /** What was reserved on some hosts at one moment, and the version to re-check against when reserving. */
     public record Snapshot(Map<String, ReservedLoad> loads, long version) {
@@ -156,7 +156,7 @@ public final class Reservations {
         version++;
         loads.forEach((address, load) -> {
             Host host = hosts.computeIfAbsent(address, unused -> new Host());
-            host.full.addLast(new Hold(load, now + holdNanos, now + holdNanos + fadeNanos));
+            host.full.addLast(new Hold(load, now + holdNanos));
             host.fullTotal = host.fullTotal.plus(load);
             host.reservedAt = version;
         });
@@ -211,16 +211,16 @@ public final class Reservations {
         while (!host.full.isEmpty() && host.full.peekFirst().fadeFrom() - now <= 0) {
             Hold hold = host.full.pollFirst();
             host.fullTotal = host.fullTotal.minus(hold.load());
-            if (hold.end() - now > 0) {
+            if (end(hold) - now > 0) {
                 host.fading.addLast(hold);
                 host.fadingTotal = host.fadingTotal.plus(hold.load());
-                host.endWeighted = host.endWeighted.plus(hold.load().times(seconds(hold.end())));
+                host.endWeighted = host.endWeighted.plus(hold.load().times(seconds(end(hold))));
             }
         }
-        while (!host.fading.isEmpty() && host.fading.peekFirst().end() - now <= 0) {
+        while (!host.fading.isEmpty() && end(host.fading.peekFirst()) - now <= 0) {
             Hold hold = host.fading.pollFirst();
             host.fadingTotal = host.fadingTotal.minus(hold.load());
-            host.endWeighted = host.endWeighted.minus(hold.load().times(seconds(hold.end())));
+            host.endWeighted = host.endWeighted.minus(hold.load().times(seconds(end(hold))));
         }
         // No rounding residue from the subtractions once a phase is empty.
         if (host.full.isEmpty()) {
@@ -230,6 +230,11 @@ public final class Reservations {
             host.fadingTotal = ReservedLoad.NONE;
             host.endWeighted = ReservedLoad.NONE;
         }
+    }
+
+    /** When {@code hold} stops counting at all (nanos). */
+    private long end(Hold hold) {
+        return hold.fadeFrom() + fadeNanos;
     }
 
     private double seconds(long nanos) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.fidelity.Fidelity;
 import org.cloudtalk.testbed.fidelity.FidelityMonitor;
@@ -91,7 +92,8 @@ final class HdfsComparison {
                 testbed,
                 Host.managementRootAddress(testbed.config().subnet()),
                 List.of(),
-                List.of("reservation.hold.ms=500", "reservation.fade.ms=1000", "workers=32"),
+                Stream.concat(ServerProcess.defaultReservations().stream(), Stream.of("workers=32"))
+                        .toList(),
                 ServerProcess.oneHopQuery(nameNode, dataNodes)))) {
             return context.inDrawnOrder(placements, HdfsPlacement::label, rows, placement -> {
                 HdfsSettings settings = settings(placement, server, context);

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.cloudtalk.client.QueryResult;
+import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.fidelity.Fidelity;
@@ -39,7 +40,10 @@ public final class Oscillation implements Experiment {
     enum Reservation {
         OFF("no-hold", 0, 0),
         PAPER("hold", 300, 0),
-        FADING("fade", 500, 1000);
+        FADING(
+                "fade",
+                ServerConfig.DEFAULT_RESERVATION_HOLD.toMillis(),
+                ServerConfig.DEFAULT_RESERVATION_FADE.toMillis());
 
         final String suffix;
         final long holdMs;
@@ -130,9 +134,7 @@ public final class Oscillation implements Experiment {
                         try (ServerProcess server = ServerProcess.start(
                                         testbed,
                                         List.of(),
-                                        List.of(
-                                                "reservation.hold.ms=" + reservation.holdMs,
-                                                "reservation.fade.ms=" + reservation.fadeMs),
+                                        ServerProcess.reservations(reservation.holdMs, reservation.fadeMs),
                                         probe);
                                 FidelityMonitor monitor = FidelityMonitor.start(testbed, Set.of())) {
                             RunContext.pause(RunContext.SETTLE);

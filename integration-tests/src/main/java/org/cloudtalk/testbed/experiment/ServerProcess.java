@@ -13,6 +13,7 @@ import org.cloudtalk.client.CloudTalkException;
 import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.cli.ServerMain;
+import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.testbed.Testbed;
 import org.cloudtalk.testbed.TestbedException;
 import org.cloudtalk.testbed.net.Host;
@@ -50,6 +51,20 @@ public final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess start(Testbed testbed, List<String> extraEndpoints, List<String> extraSettings, String query) {
         return start(testbed, "127.0.0.1", extraEndpoints, extraSettings, query);
+    }
+
+    /**
+     * The settings for pseudo-reservations in full for {@code holdMs}, then fading over {@code fadeMs} (a server started
+     * here has none unless asked).
+     */
+    static List<String> reservations(long holdMs, long fadeMs) {
+        return List.of("reservation.hold.ms=" + holdMs, "reservation.fade.ms=" + fadeMs);
+    }
+
+    /** The settings for the server's default pseudo-reservations, as an operator runs it. */
+    static List<String> defaultReservations() {
+        return reservations(
+                ServerConfig.DEFAULT_RESERVATION_HOLD.toMillis(), ServerConfig.DEFAULT_RESERVATION_FADE.toMillis());
     }
 
     /**

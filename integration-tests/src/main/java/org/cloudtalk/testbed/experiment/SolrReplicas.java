@@ -136,7 +136,7 @@ public final class SolrReplicas implements Experiment {
                         List.of(),
                         // The hold its figures were measured with: the paper's 300 ms, ending at once (the
                         // server's default now fades over the daemons' window; docs/server.md).
-                        List.of("reservation.hold.ms=300", "reservation.fade.ms=0"),
+                        ServerProcess.reservations(300, 0),
                         ServerProcess.oneHopQuery(aggregator, replicaHosts));
                 SolrCloud solr = SolrCloud.start(testbed, aggregator, replicaHosts)) {
             solr.createCollection(shards, 2, docs, words, context.random().nextLong());
