@@ -57,7 +57,8 @@ public final class TopologyParser {
 
     public static Topology parse(String text) throws TopologyException {
         TopologyParser parser = new TopologyParser();
-        String[] lines = text.split("\r?\n", -1);
+        // Lines end as any editor ends them: LF, CR LF, or a lone CR (old Mac files), which would else be one line.
+        String[] lines = text.split("\r\n|\r|\n", -1);
         for (int i = 0; i < lines.length; i++) {
             parser.line = i + 1;
             String content = lines[i];

@@ -46,6 +46,21 @@ class TopologyParserTest {
     }
 
     @Test
+    void linesMayEndInCrLfOrALoneCr() throws TopologyException {
+        String text = TIERS + "# a comment\nrack r1 pod p1 10.0.0.1-10.0.0.4\n";
+        Topology lf = TopologyParser.parse(text);
+
+        for (String ending : new String[] {"\r\n", "\r"}) {
+            Topology other = TopologyParser.parse(text.replace("\n", ending));
+            assertThat(other.racks()).isEqualTo(lf.racks());
+            assertThat(other.host()).isEqualTo(lf.host());
+            assertThatThrownBy(() -> TopologyParser.parse(text.replace("\n", ending) + "rack r2" + ending))
+                    .isInstanceOf(TopologyException.class)
+                    .hasMessageStartingWith("line 6:");
+        }
+    }
+
+    @Test
     void podOversubscriptionDividesItsRacksUplinks() throws TopologyException {
         Topology topology = TopologyParser.parse(
                 """

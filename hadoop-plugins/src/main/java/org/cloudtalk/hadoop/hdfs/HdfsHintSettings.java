@@ -55,16 +55,29 @@ public record HdfsHintSettings(
                     case "hostname" -> Endpoints.Mode.HOSTNAME;
                     default -> throw HintSettings.invalid(mode, ENDPOINT, "must be ip or hostname");
                 };
-        long blockSize = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT);
         return new HdfsHintSettings(
                 HintSettings.from(conf),
                 HintSettings.flag(conf, WRITE_ENABLED, true),
                 HintSettings.flag(conf, READ_ENABLED, true),
                 (int) HintSettings.number(conf, MAX_CANDIDATES, 30, 2, 10_000),
                 endpoints,
-                HintSettings.number(conf, READ_BYTES, blockSize, 1, Long.MAX_VALUE / 2),
+                HintSettings.number(conf, READ_BYTES, blockSize(conf), 1, Long.MAX_VALUE / 2),
                 (int) HintSettings.number(conf, BLOCKS_PER_QUERY, 4, 1, 64),
                 Duration.ofMillis(HintSettings.number(conf, ANSWER_REUSE_MS, 100, 1, 60_000)),
                 HintSettings.evaluator(conf, WRITE_EVALUATOR, "heuristic"));
+    }
+
+    /**
+     * The read query's default size: one block as configured, else HDFS's default. {@code dfs.blocksize} is a client
+     * default that the NameNode never checks, so a value that is not a positive size must not stop it from starting.
+     */
+    private static long blockSize(Configuration conf) {
+        long size;
+        try {
+            size = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT);
+        } catch (IllegalArgumentException e) { // not a number, or more than a long holds
+            return DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT;
+        }
+        return size > 0 ? Math.min(size, Long.MAX_VALUE / 2) : DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT;
     }
 }

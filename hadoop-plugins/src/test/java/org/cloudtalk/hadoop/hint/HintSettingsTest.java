@@ -35,6 +35,22 @@ class HintSettingsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({
+        "64m, 67108864",
+        "0, 134217728",
+        "-1, 134217728",
+        "lots, 134217728",
+        "4e, 4611686018427387903",
+        "9e, 134217728"
+    })
+    void theReadSizeDefaultsToTheBlockSizeWhereThatIsAPositiveSize(String blockSize, long readBytes) {
+        Configuration conf = new Configuration(false);
+        conf.set("dfs.blocksize", blockSize);
+
+        assertThat(HdfsHintSettings.from(conf).readBytes()).isEqualTo(readBytes);
+    }
+
+    @ParameterizedTest
     @CsvSource({"http://[::1]:7480", "http://[::1]:7480/", "http://cloudtalk.example:7480"})
     void aServerUriIsAHostAndAPort(String uri) {
         Configuration conf = new Configuration(false);

@@ -172,7 +172,7 @@ public final class IncrementInputFormat extends TextInputFormat {
                 throw new IOException("relevant offset " + offset + " before " + position + " in compressed " + path);
             }
             while (position < offset) {
-                position += count(lines.readLine(skipped));
+                position += count(lines.readLine(skipped, 0)); // counted, not copied
             }
             position += count(lines.readLine(value));
             if (offset == 0) {

@@ -3,9 +3,11 @@ package org.cloudtalk.solr.replica;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.InputStream;
+import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -32,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class HostMapper {
     private static final Logger log = LoggerFactory.getLogger(HostMapper.class);
+    /** The largest map file read: a line per node, a million nodes in ~40 MB. */
+    static final int MAX_FILE_BYTES = 64 << 20;
 
     private final Map<String, String> inline;
     private final Optional<Path> file;
@@ -93,10 +97,20 @@ public final class HostMapper {
         }
         // Remembered before reading: a file that fails is tried again when it changes, not on every request.
         fileVersion = version;
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            properties.load(reader);
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(path)) {
+            // Bounded: a special file such as /dev/zero would else hold this lock, and every query, for good.
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
         }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw new IOException("larger than " + (MAX_FILE_BYTES >> 20) + " MB");
+        }
+        Properties properties = new Properties();
+        // Strictly UTF-8, as the reader it replaces: a file in another encoding is refused, not read as garbage.
+        properties.load(new StringReader(StandardCharsets.UTF_8
+                .newDecoder()
+                .decode(ByteBuffer.wrap(bytes))
+                .toString()));
         Map<String, String> entries = new HashMap<>();
         properties.stringPropertyNames().forEach(key -> entries.put(key, properties.getProperty(key)));
         fromFile = validated(AdvisorConfig.HOST_MAP_FILE + " " + path, entries);

@@ -83,6 +83,24 @@ class HostMapperTest {
     }
 
     @Test
+    void aMapFileOverTheLimitIsRefusedNotReadOnAndOn() throws Exception {
+        Path file = temp.resolve("hosts.properties");
+        Files.writeString(file, "solr1=10.0.0.7\n");
+        HostMapper mapper = new HostMapper(Map.of(), Optional.of(file));
+
+        Files.write(file, new byte[HostMapper.MAX_FILE_BYTES + 1]);
+        mapper.refresh();
+        assertThat(mapper.ip("solr1:8983_solr")).contains("10.0.0.7");
+        assertThatThrownBy(() -> new HostMapper(Map.of(), Optional.of(file)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value " + file + " for cloudtalk.host.map.file: larger than 64 MB");
+        // An endless file reads as far as the limit.
+        assertThatThrownBy(() -> new HostMapper(Map.of(), Optional.of(Path.of("/dev/zero"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value /dev/zero for cloudtalk.host.map.file: larger than 64 MB");
+    }
+
+    @Test
     void inlineEntriesMustBeIpLiterals() {
         assertThatThrownBy(() -> HostMapper.parseInline("cloudtalk.host.map", "solr1=solr2"))
                 .hasMessage("Invalid value solr1=solr2 for cloudtalk.host.map: solr2 is not an IP address literal");
