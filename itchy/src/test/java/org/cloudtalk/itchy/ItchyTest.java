@@ -852,6 +852,29 @@ class ItchyTest {
     }
 
     /**
+     * A driver killed after its job and before the commit leaves an output without {@code _SUCCESS}: it is not taken
+     * for a result, and the same command run again replaces it. The marker comes only with the commit.
+     */
+    @Test
+    void anOutputIsMarkedFinishedOnlyOnceItsRunIsCommitted() throws Exception {
+        Started started = startWordCount("marker", ItchyMode.QMC, 81);
+        assertThat(fs.exists(new Path(started.root(), "out-0/_SUCCESS"))).isTrue();
+        Path appended = writeInput(started.root(), "append-1", 40, 82);
+        Path output = new Path(started.root(), "out-1");
+        Path marker = new Path(output, "_SUCCESS");
+        boolean[] markedBeforeCommit = {true};
+        ItchyJob job = started.job();
+        job.beforeCommit(() -> markedBeforeCommit[0] = fs.exists(marker));
+        job.runIncrement(List.of(appended), output);
+        job.beforeCommit(() -> {});
+
+        assertThat(markedBeforeCommit[0]).as("_SUCCESS before the commit").isFalse();
+        assertThat(fs.exists(marker)).isTrue();
+        assertThat(fs.listStatus(output, path -> path.getName().startsWith("part-")))
+                .isNotEmpty();
+    }
+
+    /**
      * The bulk load of an increment's stored cells fails (here: HBase refuses a family it does not have): the increment
      * is not committed, its output is removed, the result is unchanged, and the same append run again into the same
      * directory, with no manual step, gives the right result.

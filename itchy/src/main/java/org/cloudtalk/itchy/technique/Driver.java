@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.cloudtalk.itchy.ItchyException;
 import org.cloudtalk.itchy.ItchyJob.Phase;
@@ -157,6 +158,22 @@ public final class Driver {
                     + " of job " + name() + " committed "
                     + (previous.isEmpty() ? "" : "increment " + next.committed() + " ")
                     + "first" + repeat);
+        }
+        markFinished(output, what);
+    }
+
+    /** The run is committed: only now does its output get the {@code _SUCCESS} marker (MapReduce's own is off). */
+    private void markFinished(Path output, String what) {
+        Path marker = new Path(output, FileOutputCommitter.SUCCEEDED_FILE_NAME);
+        try {
+            output.getFileSystem(conf).create(marker, true).close();
+        } catch (IOException e) {
+            // Committed all the same: without the marker a later run into this directory would take it for a failed
+            // run's leftover and replace it.
+            throw new ItchyException(
+                    what + " of job " + name() + " was committed, but " + marker + " could not be written ("
+                            + e.getMessage() + "); create it (an empty file) before running anything into " + output,
+                    e);
         }
     }
 

@@ -17,6 +17,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.cloudtalk.itchy.ItchyConf;
@@ -90,6 +91,9 @@ public record UserJob(
     public Job itchyJob(Configuration conf, Run run, boolean stores, String what, Path output) throws IOException {
         Job job = Job.getInstance(conf, "itchy " + name + " " + what);
         Configuration jobConf = job.getConfiguration();
+        // The run marks its output finished itself, once committed (Driver.commit): a driver killed between the job
+        // and the commit must not leave an output that looks like a result, nor one a rerun may not replace.
+        jobConf.setBoolean(FileOutputCommitter.SUCCESSFUL_JOB_OUTPUT_DIR_MARKER, false);
         jobConf.setClass(TaskKeys.USER_MAPPER, mapper, Mapper.class);
         jobConf.setClass(TaskKeys.USER_REDUCER, reducer, Reducer.class);
         jobConf.setClass(TaskKeys.USER_MAP_KEY, mapKey, Object.class);
