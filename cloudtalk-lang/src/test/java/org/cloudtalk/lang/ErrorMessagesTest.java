@@ -227,6 +227,19 @@ class ErrorMessagesTest {
                         "f1 10.0.0.1 -> 10.0.0.2 size 1 - 2",
                         ErrorCode.INVALID_VALUE,
                         "line 1:30: size of flow f1 is negative (-1.0)"),
+                // Sizes and starts are known before the flows run: through references they are checked the same way.
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.3 size 1G\nf2 10.0.0.1 -> 10.0.0.5 size sz(f1) - 2G",
+                        ErrorCode.INVALID_VALUE,
+                        "line 2:30: size of flow f2 is negative (-1.073741824E9)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.3 size 1G\nf2 10.0.0.1 -> 10.0.0.5 size 1 start st(f1) - 5s",
+                        ErrorCode.INVALID_VALUE,
+                        "line 2:38: start of flow f2 is negative (-5.0)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.3 size 1G\nf2 10.0.0.1 -> 10.0.0.5 size sz(f1) / (sz(1) - 1G)",
+                        ErrorCode.INVALID_VALUE,
+                        "line 2:30: size of flow f2 is not a finite number (division by zero?)"),
                 // Limits
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size " + "(".repeat(40) + "1" + ")".repeat(40),

@@ -195,7 +195,7 @@ public final class QueryValidator {
         }
         if (expression instanceof Expression.Reference reference) {
             checkReference(reference);
-            return new Value(reference.attribute().dimension(), Optional.empty());
+            return new Value(reference.attribute().dimension(), staticValue(reference, 0));
         }
         Expression.Binary binary = (Expression.Binary) expression;
         Value left = evaluate(flow, binary.left());
@@ -206,6 +206,47 @@ public final class QueryValidator {
                                 .apply(left.constant().get(), right.constant().get()))
                         : Optional.empty();
         return new Value(combine(binary, left.dimension(), right.dimension()), constant);
+    }
+
+    /** How many references deep a size or start is followed to a number. */
+    private static final int MAX_STATIC_REFERENCES = 8;
+
+    /**
+     * What {@code sz(f)} or {@code st(f)} stands for when it does not depend on how the flows run: the flow's size or
+     * start as a number (an absent start is 0, now), so that {@code size sz(f1) - 2G} is checked like a constant.
+     * Empty for rates, transfers and ends, and for values that refer to those.
+     */
+    private Optional<Double> staticValue(Expression.Reference reference, int depth) {
+        Attribute attribute = reference.attribute();
+        if ((attribute != Attribute.SIZE && attribute != Attribute.START) || depth >= MAX_STATIC_REFERENCES) {
+            // Deeper chains (and cycles, which the dependency check reports) are left to the evaluators, which take
+            // a size that comes out negative as zero: following them here would recurse as deep as the chain.
+            return Optional.empty();
+        }
+        Optional<Flow> target = flows.resolve(reference.flow());
+        if (target.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Expression> value = target.get().attribute(attribute);
+        if (value.isEmpty()) {
+            return attribute == Attribute.START ? Optional.of(0.0) : Optional.empty();
+        }
+        return staticValue(value.get(), depth + 1);
+    }
+
+    private Optional<Double> staticValue(Expression expression, int depth) {
+        if (expression instanceof Expression.Number number) {
+            return Optional.of(number.value());
+        }
+        if (expression instanceof Expression.Reference reference) {
+            return staticValue(reference, depth);
+        }
+        Expression.Binary binary = (Expression.Binary) expression;
+        Optional<Double> left = staticValue(binary.left(), depth);
+        Optional<Double> right = staticValue(binary.right(), depth);
+        return left.isPresent() && right.isPresent()
+                ? Optional.of(binary.operator().apply(left.get(), right.get()))
+                : Optional.empty();
     }
 
     private Dimension combine(Expression.Binary binary, Dimension left, Dimension right) {

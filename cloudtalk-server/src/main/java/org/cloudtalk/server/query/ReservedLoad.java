@@ -22,20 +22,40 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
     public static final ReservedLoad NONE = new ReservedLoad(0, 0, 0, 0);
 
     public ReservedLoad plus(ReservedLoad other) {
-        return new ReservedLoad(rx + other.rx, tx + other.tx, diskRead + other.diskRead, diskWrite + other.diskWrite);
+        return new ReservedLoad(
+                sum(rx, other.rx), sum(tx, other.tx), sum(diskRead, other.diskRead), sum(diskWrite, other.diskWrite));
+    }
+
+    /**
+     * A sum of rates held finite: reservations at a capacity near the largest double (a status file may say 1e308)
+     * would add up to infinity, and infinity minus infinity, when one expires, to NaN.
+     */
+    private static double sum(double a, double b) {
+        return finite(a + b);
+    }
+
+    private static double finite(double rate) {
+        return Math.min(rate, Double.MAX_VALUE);
+    }
+
+    /** Never below zero, nor NaN. */
+    private static double difference(double a, double b) {
+        double difference = a - b;
+        return difference > 0 ? difference : 0;
     }
 
     public ReservedLoad minus(ReservedLoad other) {
         return new ReservedLoad(
-                Math.max(0, rx - other.rx),
-                Math.max(0, tx - other.tx),
-                Math.max(0, diskRead - other.diskRead),
-                Math.max(0, diskWrite - other.diskWrite));
+                difference(rx, other.rx),
+                difference(tx, other.tx),
+                difference(diskRead, other.diskRead),
+                difference(diskWrite, other.diskWrite));
     }
 
     /** Every resource's rate times {@code factor} (not negative). */
     public ReservedLoad times(double factor) {
-        return new ReservedLoad(rx * factor, tx * factor, diskRead * factor, diskWrite * factor);
+        return new ReservedLoad(
+                finite(rx * factor), finite(tx * factor), finite(diskRead * factor), finite(diskWrite * factor));
     }
 
     /** Each resource's rate, but no more than {@code limit}'s. */
@@ -56,13 +76,13 @@ public record ReservedLoad(double rx, double tx, double diskRead, double diskWri
     HostLoad addTo(HostLoad load, double weight) {
         return new HostLoad(
                 load.rxCapacity(),
-                load.rxUse() + weight * rx,
+                sum(load.rxUse(), weight * rx),
                 load.txCapacity(),
-                load.txUse() + weight * tx,
+                sum(load.txUse(), weight * tx),
                 load.diskReadCapacity(),
-                load.diskReadUse() + weight * diskRead,
+                sum(load.diskReadUse(), weight * diskRead),
                 load.diskWriteCapacity(),
-                load.diskWriteUse() + weight * diskWrite);
+                sum(load.diskWriteUse(), weight * diskWrite));
     }
 
     /**

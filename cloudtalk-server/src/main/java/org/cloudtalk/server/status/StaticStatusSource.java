@@ -3,6 +3,8 @@ package org.cloudtalk.server.status;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -17,7 +19,9 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.cloudtalk.common.io.TextFile;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.server.state.ClusterState;
 import org.cloudtalk.server.state.HostLoad;
@@ -41,24 +45,31 @@ import org.slf4j.LoggerFactory;
  * status counts say so).
  *
  * <p>A file that goes missing or becomes invalid while the server runs leaves its last good version in use (logged
- * once per bad version), so a writer replacing it never fails queries.
+ * once per bad version), so a writer replacing it never fails queries. Only a regular file of at most
+ * {@link TextFile#MAX_BYTES} is read: a pipe or a device in its place would block or never end.
  *
- * <p>Concurrency: thread-safe; the parsed file is an immutable map swapped under the instance lock.
+ * <p>Concurrency: thread-safe; the parsed file is an immutable map in a volatile field. One query at a time checks
+ * for a new version and parses it; the others meanwhile answer with the version in use rather than wait.
  */
 public final class StaticStatusSource implements StatusSource {
     private static final Logger log = LoggerFactory.getLogger(StaticStatusSource.class);
-    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** How often a file that failed to load is tried again while it looks unchanged. */
     private static final long RETRY_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final Path file;
     private final LongSupplier nanoClock;
+    /** Held by the query that checks the file; the fields below it are guarded by it. */
+    private final ReentrantLock reload = new ReentrantLock();
+
     private Version loadedVersion;
     /** Why the file's latest version is not the one in use; null while it is. */
     private Failure failure;
 
-    private Map<String, HostLoad> hosts;
+    private volatile Map<String, HostLoad> hosts;
 
     /** What tells one content of the file from the next: a rewrite within one timestamp tick changes its size. */
     private record Version(FileTime modified, long size) {}
@@ -75,12 +86,22 @@ public final class StaticStatusSource implements StatusSource {
         this.file = requireNonNull(file, "file is null");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
         loadedVersion = version();
+        if (loadedVersion.size() > TextFile.MAX_BYTES) {
+            throw new IOException(file + ": larger than " + (TextFile.MAX_BYTES >> 20) + " MB");
+        }
         hosts = parse(file);
     }
 
     @Override
     public Gathered gather(Set<Address> addresses, Duration wait) {
-        Map<String, HostLoad> current = reloadIfChanged();
+        Map<String, HostLoad> current = hosts;
+        if (reload.tryLock()) {
+            try {
+                current = reloadIfChanged();
+            } finally {
+                reload.unlock();
+            }
+        }
         Map<String, HostLoad> loads = new HashMap<>();
         int answered = 0;
         for (Address address : addresses) {
@@ -98,10 +119,13 @@ public final class StaticStatusSource implements StatusSource {
      * truncates it first, as {@code status probe > file} does) leaves the last good version in use: one warning
      * per bad version, no failed query.
      */
-    private synchronized Map<String, HostLoad> reloadIfChanged() {
+    private Map<String, HostLoad> reloadIfChanged() {
         Version version;
         try {
             version = version();
+        } catch (NotRegularFileException e) {
+            failed(null, e.getMessage());
+            return hosts;
         } catch (IOException e) {
             failed(null, e instanceof NoSuchFileException ? "it does not exist" : "cannot read it (" + e + ")");
             return hosts;
@@ -110,6 +134,9 @@ public final class StaticStatusSource implements StatusSource {
         boolean retry = knownBad && nanoClock.getAsLong() - failure.nanos() >= RETRY_NANOS;
         if (!version.equals(loadedVersion) && (!knownBad || retry)) {
             try {
+                if (version.size() > TextFile.MAX_BYTES) {
+                    throw new IOException("larger than " + (TextFile.MAX_BYTES >> 20) + " MB");
+                }
                 hosts = parse(file);
                 loadedVersion = version;
                 failure = null;
@@ -122,7 +149,17 @@ public final class StaticStatusSource implements StatusSource {
 
     private Version version() throws IOException {
         BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new NotRegularFileException(file);
+        }
         return new Version(attributes.lastModifiedTime(), attributes.size());
+    }
+
+    /** A directory, pipe or device where the file should be: never opened (a pipe would block the reader). */
+    private static final class NotRegularFileException extends IOException {
+        NotRegularFileException(Path file) {
+            super(file + ": not a regular file");
+        }
     }
 
     /** @param version the bad version, or null when the file could not be read at all */
@@ -136,7 +173,20 @@ public final class StaticStatusSource implements StatusSource {
     }
 
     static Map<String, HostLoad> parse(Path file) throws IOException {
-        JsonNode root = JSON.readTree(file.toFile());
+        JsonNode root;
+        try {
+            root = JSON.readTree(TextFile.read(file));
+        } catch (TextFile.BadTextException e) {
+            throw new IOException(file + ": " + e.getMessage());
+        } catch (JsonProcessingException e) {
+            // One line, at the place in the file: Jackson's own message runs over lines and names its settings.
+            String at = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            throw new IOException(file + ": not valid JSON" + at + ": "
+                    + e.getOriginalMessage().replaceAll("\\s+", " "));
+        }
         if (root != null && root.has("endpoints") && !root.has("hosts")) {
             // A probe's reply as it is: every endpoint the daemon knows is a host.
             Map<String, HostLoad> hosts = new HashMap<>();

@@ -66,6 +66,27 @@ class ReservationsTest {
         assertThat(reservations.size()).isZero();
     }
 
+    /** A status file may give capacities near the largest double: reservations at them stay finite as they add up. */
+    @Test
+    void reservationsAtTheLargestRatesStayFiniteAsTheyAddUpAndExpire() {
+        Reservations reservations = reservations(500, 1000);
+        ReservedLoad huge = new ReservedLoad(Double.MAX_VALUE, 1e308, 0, 0);
+        for (int i = 0; i < 20; i++) {
+            reserve(reservations, "h", huge);
+            clock.addAndGet(100 * MS);
+        }
+        for (int step = 0; step < 30; step++) {
+            ReservedLoad load = reservations.snapshot(Set.of("h")).loads().getOrDefault("h", ReservedLoad.NONE);
+            assertThat(load.rx()).isFinite().isNotNegative();
+            assertThat(load.tx()).isFinite().isNotNegative();
+            org.cloudtalk.server.state.HostLoad counted =
+                    load.addTo(new org.cloudtalk.server.state.HostLoad(1e308, 1e308, 1e308, 0, 1, 0, 1, 0), 2);
+            assertThat(counted.rxUse()).isFinite();
+            clock.addAndGet(100 * MS);
+        }
+        assertThat(reservations.size()).isZero();
+    }
+
     @Test
     void withoutAFadeAReservationEndsWithItsHoldAsInThePaper() {
         Reservations reservations = reservations(300, 0);

@@ -79,6 +79,40 @@ class StaticStatusSourceTest {
         assertThat(rxUse(source)).isEqualTo(1000.0);
     }
 
+    /** A pipe, a device or a directory in the file's place is never opened: queries go on with the last version. */
+    @Test
+    void aFileThatIsNotARegularFileIsNeverRead(@TempDir Path temp) throws Exception {
+        Path file = temp.resolve("status.json");
+        write(file, 800, Instant.parse("2026-01-01T00:00:00Z"));
+        StaticStatusSource source = new StaticStatusSource(file);
+        Files.delete(file);
+        Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+
+        // Opening a pipe for reading waits for a writer: this query would never return, nor any after it.
+        assertThat(rxUse(source)).isEqualTo(100.0);
+        assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessage(file + ": not a regular file");
+        assertThatThrownBy(() -> new StaticStatusSource(Path.of("/dev/zero")))
+                .hasMessage("/dev/zero: not a regular file");
+
+        Files.delete(file);
+        write(file, 1600, Instant.parse("2026-01-01T00:00:10Z"));
+        assertThat(rxUse(source)).isEqualTo(200.0);
+    }
+
+    @Test
+    void aFileOverTheSizeLimitIsRefused(@TempDir Path temp) throws Exception {
+        Path file = temp.resolve("status.json");
+        write(file, 800, Instant.parse("2026-01-01T00:00:00Z"));
+        StaticStatusSource source = new StaticStatusSource(file);
+        try (var channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[] {' '}), org.cloudtalk.common.io.TextFile.MAX_BYTES);
+        }
+
+        assertThat(rxUse(source)).isEqualTo(100.0);
+        assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessage(file + ": larger than 64 MB");
+    }
+
     private static double rxUse(StaticStatusSource source) {
         return source.gather(hosts("10.0.0.1"), Duration.ZERO)
                 .state()
@@ -111,6 +145,20 @@ class StaticStatusSourceTest {
                 .hasMessageEndingWith("host '::ffff:10.0.0.1' is 10.0.0.1, which is given twice");
         Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": " + host + ", \"10.0.0.1\": " + host + "}}");
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("Duplicate field '10.0.0.1'");
+        // JSON errors: one line, with the place in the file; nothing may follow the document.
+        Files.writeString(file, "{\n  \"hosts\": {");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageStartingWith(file + ": not valid JSON at line 2, column ")
+                .message()
+                .doesNotContain("\n");
+        Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": " + host + "}} trailing");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageStartingWith(file + ": not valid JSON at line 1, column ");
+        Files.writeString(file, "[".repeat(100_000));
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageStartingWith(file + ": not valid JSON")
+                .message()
+                .doesNotContain("\n");
         Files.writeString(
                 file,
                 "{\"endpoints\": [" + host.replace("{", "{\"endpoint\": \"10.0.0.1\", ") + ", "

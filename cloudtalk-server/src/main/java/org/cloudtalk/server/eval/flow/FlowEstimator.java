@@ -512,7 +512,8 @@ public final class FlowEstimator {
                 }
                 if (!Double.isNaN(start[f]) && start[f] <= now + EPSILON) {
                     active[f] = true;
-                    size[f] = value(f, Attribute.SIZE, Double.NaN);
+                    // A size that references made negative as the flows ran carries nothing (NaN, no size, stays).
+                    size[f] = Math.max(0, value(f, Attribute.SIZE, Double.NaN));
                     end[f] = value(f, Attribute.END, Double.NaN);
                 }
             }
