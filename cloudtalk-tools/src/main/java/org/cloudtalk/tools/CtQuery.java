@@ -70,8 +70,19 @@ public final class CtQuery implements Callable<Integer> {
             names = "--evaluator",
             paramLabel = "E",
             defaultValue = "refined",
+            completionCandidates = EvaluatorWireNames.class,
             description = "one of ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private EvaluatorName evaluator;
+
+    /** The evaluators as the server names them (the help would else show the enum's upper-case constants). */
+    static final class EvaluatorWireNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(EvaluatorName.values())
+                    .map(EvaluatorName::wireName)
+                    .iterator();
+        }
+    }
 
     @Option(names = "--static", description = "judge by capacities only (info=static), not current load")
     private boolean staticInfo;

@@ -33,7 +33,7 @@ class CtQueryMessagesTest {
         assertThat(help.exit).isZero();
         assertThat(help.out)
                 .contains("Usage: ctquery")
-                .contains("HEURISTIC, FLOW, EXHAUSTIVE, REFINED")
+                .contains("heuristic, flow, exhaustive, refined, packet")
                 .contains("(default: refined)")
                 .contains("Exit codes:");
         assertThat(ctquery("--version").exit).isZero();
