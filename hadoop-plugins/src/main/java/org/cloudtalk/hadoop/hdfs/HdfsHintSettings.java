@@ -68,10 +68,15 @@ public record HdfsHintSettings(
     }
 
     /**
-     * The read query's default size: one block as configured, else HDFS's default. {@code dfs.blocksize} is a client
-     * default that the NameNode never checks, so a value that is not a positive size must not stop it from starting.
+     * The read query's default size: one block as configured, else HDFS's default. {@code dfs.blocksize} is HDFS's
+     * key: a value that is not a positive size is for HDFS to refuse (its NameNode parses it too), never a failure of
+     * the plugin's own.
      */
     private static long blockSize(Configuration conf) {
+        String value = conf.getTrimmed(DFSConfigKeys.DFS_BLOCK_SIZE_KEY);
+        if (value == null || value.isEmpty()) {
+            return DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT;
+        }
         long size;
         try {
             size = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, DFSConfigKeys.DFS_BLOCK_SIZE_DEFAULT);

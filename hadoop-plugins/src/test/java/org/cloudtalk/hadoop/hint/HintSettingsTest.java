@@ -45,7 +45,7 @@ class HintSettingsTest {
     })
     void theReadSizeDefaultsToTheBlockSizeWhereThatIsAPositiveSize(String blockSize, long readBytes) {
         Configuration conf = new Configuration(false);
-        conf.set("dfs.blocksize", blockSize);
+        conf.set("dfs.blocksize", blockSize == null ? "" : blockSize);
 
         assertThat(HdfsHintSettings.from(conf).readBytes()).isEqualTo(readBytes);
     }

@@ -18,6 +18,7 @@ import org.cloudtalk.hadoop.hint.HintClient;
 import org.cloudtalk.hadoop.hint.HintMetrics;
 import org.cloudtalk.hadoop.hint.HintSettings;
 import org.cloudtalk.hadoop.testing.ControlledCloudTalk;
+import org.cloudtalk.hadoop.testing.MisbehavingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -114,6 +115,22 @@ class SlowHostsTest {
         assertThat(new SlowHosts(hints, MapHintSettings.DEFAULT_SLOW_FRACTION).avoid(splits))
                 .isEqualTo(splits);
         assertThat(hints.metrics().fallbacks(Fallback.UNAVAILABLE)).isEqualTo(unavailable + 1);
+    }
+
+    /** Scores for hosts that were not asked about are a wrong answer, not a bar for the split hosts to clear. */
+    @Test
+    void anAnswerScoringAHostNotAskedAboutKeepsEverySplitAsItWas() throws Exception {
+        cloudTalk.stopServer();
+        String stray = "{\"bindings\":{\"X\":\"127.0.0.2\"},\"evaluator\":\"refined\",\"status\":{},"
+                + "\"elapsedMicros\":1,\"explain\":{\"X\":{\"127.0.0.2\":100,\"127.0.0.3\":100,\"6.6.6.6\":1e12}}}";
+        List<InputSplit> splits = List.of(split(0, "127.0.0.2", "127.0.0.3"), split(1, "127.0.0.3", "127.0.0.2"));
+        long bad = hints.metrics().fallbacks(Fallback.BAD_ANSWER);
+
+        try (MisbehavingServer liar = MisbehavingServer.answering(cloudTalk.port(), stray)) {
+            assertThat(new SlowHosts(hints, MapHintSettings.DEFAULT_SLOW_FRACTION).avoid(splits))
+                    .isEqualTo(splits);
+        }
+        assertThat(hints.metrics().fallbacks(Fallback.BAD_ANSWER)).isEqualTo(bad + 1);
     }
 
     @Test

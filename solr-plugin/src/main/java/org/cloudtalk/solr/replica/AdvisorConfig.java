@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.api.EvaluatorName;
 
@@ -27,6 +28,8 @@ public record AdvisorConfig(
         Map<String, String> hostMap,
         Optional<Path> hostMapFile,
         int threads) {
+    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
+
     public static final String SERVER = "cloudtalk.server";
     public static final String DEADLINE_MS = "cloudtalk.deadline.ms";
     public static final String QUERY_TIMEOUT_MS = "cloudtalk.query.timeout.ms";
@@ -104,6 +107,10 @@ public record AdvisorConfig(
         }
         long number;
         try {
+            // As written in solrconfig.xml: Long.parseLong alone would also take "+5" and other scripts' digits.
+            if (!WHOLE.matcher(value.trim()).matches()) {
+                throw new NumberFormatException();
+            }
             number = Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             throw new ConfigException(key, value, "not an integer");

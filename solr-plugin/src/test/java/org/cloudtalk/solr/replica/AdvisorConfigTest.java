@@ -30,6 +30,10 @@ class AdvisorConfigTest {
     void badValuesSayWhichKeyAndWhy() {
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline.ms", "soon")))
                 .hasMessage("Invalid value soon for cloudtalk.deadline.ms: not an integer");
+        for (String lenient : List.of("+5", "\u0665")) { // Long.parseLong takes both
+            assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline.ms", lenient)))
+                    .hasMessage("Invalid value " + lenient + " for cloudtalk.deadline.ms: not an integer");
+        }
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.cache.ttl.ms", "-1")))
                 .hasMessage("Invalid value -1 for cloudtalk.cache.ttl.ms: expected 0..3600000");
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.server", "ftp://x")))
