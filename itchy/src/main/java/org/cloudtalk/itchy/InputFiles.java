@@ -100,9 +100,23 @@ final class InputFiles {
                             + "; Itchy reads the files directly in an input directory: name that directory as an"
                             + " input of its own");
                 }
-                files.add(fs.makeQualified(status.getPath()));
+                files.add(followingLinks(fs, status.getPath()));
             }
         }
         return List.copyOf(files);
+    }
+
+    /**
+     * The file as its file system names it once symbolic links are followed: on the local file system a link to a
+     * processed file (or to its directory) would else be a new file, its records counted twice. HDFS, where links
+     * are off by default, names its files as they are.
+     */
+    private static Path followingLinks(FileSystem fs, Path file) throws IOException {
+        Path qualified = fs.makeQualified(file);
+        if (!"file".equals(qualified.toUri().getScheme())) {
+            return qualified;
+        }
+        return fs.makeQualified(
+                new Path(java.nio.file.Path.of(qualified.toUri()).toRealPath().toUri()));
     }
 }

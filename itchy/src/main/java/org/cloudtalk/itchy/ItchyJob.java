@@ -333,7 +333,11 @@ public final class ItchyJob {
             List<Path> processed = record.datasets().stream()
                     .map(dataset -> new Path(dataset.path()))
                     .toList();
-            OutputDirectory.prepare(conf, differentialOutput, concat(appended, files, processed));
+            OutputDirectory.prepare(
+                    conf,
+                    differentialOutput,
+                    concat(appended, files, processed),
+                    record.outputs().stream().map(Path::new).toList());
             List<String> outputs = new ArrayList<>(record.outputs());
             outputs.add(inputFiles.qualified(differentialOutput));
             Path scratch = new Path(differentialOutput.getParent(), "_itchy-" + differentialOutput.getName());

@@ -62,7 +62,18 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
     }
 
     public static void main(String[] args) throws Exception {
-        System.exit(ToolRunner.run(HBaseConfiguration.create(), new ItchyTool(System.out, System.err), args));
+        int exit;
+        try {
+            exit = ToolRunner.run(HBaseConfiguration.create(), new ItchyTool(System.out, System.err), args);
+        } catch (RuntimeException e) {
+            // Only Hadoop's generic options get here (the command's own failures are handled in run): a -conf file
+            // that is not valid XML, say. The user's settings, said in one line.
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            System.err.println("itchy: cannot use the configuration: "
+                    + String.valueOf(cause.getMessage()).replaceAll("\\s+", " "));
+            exit = Launchers.CONFIG;
+        }
+        System.exit(exit);
     }
 
     /** {@code args} are what is left after Hadoop's generic options. */
@@ -104,7 +115,9 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
                 spec.commandLine(), "a command is needed: status, show, compact, reclaim or run");
     }
 
+    /** The settings, checked for every command (a bad table name is the user's, not an internal error). */
     Configuration conf() {
+        ItchyConf.validate(getConf());
         return getConf();
     }
 
@@ -127,7 +140,12 @@ public final class ItchyTool extends Configured implements Tool, Runnable {
                     "Invalid value '" + value + "' for " + label + ": a path must not be "
                             + (value.isEmpty() ? "empty" : "blank"));
         }
-        return new Path(value);
+        try {
+            return new Path(value);
+        } catch (IllegalArgumentException e) { // e.g. a colon in a relative path, which Hadoop reads as a scheme
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "Invalid value '" + value + "' for " + label + ": " + e.getMessage());
+        }
     }
 
     @Command(

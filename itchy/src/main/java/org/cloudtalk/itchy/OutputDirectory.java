@@ -2,6 +2,7 @@ package org.cloudtalk.itchy;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -30,10 +31,27 @@ final class OutputDirectory {
      *     or holds anything no run writes; nothing is deleted then
      */
     static void prepare(Configuration conf, Path output, Collection<Path> inputs) throws IOException {
+        prepare(conf, output, inputs, List.of());
+    }
+
+    /**
+     * As {@link #prepare(Configuration, Path, Collection)}, for a run of a job whose earlier runs wrote {@code
+     * committed}: those hold results whatever they look like (a {@code _SUCCESS} marker can be deleted, or missing
+     * after a driver died between its commit and writing it), so the output may neither be one nor overlap one.
+     */
+    static void prepare(Configuration conf, Path output, Collection<Path> inputs, Collection<Path> committed)
+            throws IOException {
         FileSystem fs = output.getFileSystem(conf);
         Path qualified = qualified(conf, output);
         if (qualified.isRoot()) {
             throw new ItchyException("output " + output + " is the root of its file system; choose a new directory");
+        }
+        for (Path earlier : committed) {
+            Path other = qualified(conf, earlier);
+            if (within(other, qualified) || within(qualified, other)) {
+                throw new ItchyException("output " + output + " overlaps " + earlier
+                        + ", the output of a committed run of this job; choose a new directory");
+            }
         }
         for (Path input : inputs) {
             Path in = qualified(conf, input);

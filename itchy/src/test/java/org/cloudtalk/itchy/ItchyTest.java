@@ -851,6 +851,47 @@ class ItchyTest {
         assertThat(ItchyOutput.current(conf, name)).isEqualTo(recompute(WORD_COUNT, inputs, new Path(root, "full-3")));
     }
 
+    /** The loser of two first jobs of one name must not be told to run again: it would be refused. */
+    @Test
+    void theSecondOfTwoFirstJobsAtOnceIsToldToRunAnIncrement() throws Exception {
+        Configuration conf = conf(ItchyMode.MO);
+        String name = "two-firsts";
+        Path root = new Path("/itchy-test/" + name);
+        Path base = writeInput(root, "base", 100, 101);
+        ItchyJob first = WORD_COUNT.job().apply(conf, name);
+        ItchyJob second = WORD_COUNT.job().apply(conf, name);
+        first.beforeCommit(() -> second.runFirst(List.of(base), new Path(root, "out-b")));
+
+        assertThatThrownBy(() -> first.runFirst(List.of(base), new Path(root, "out-a")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("another first job of job " + name + " committed first")
+                .hasMessageEndingWith("run its input as an increment of the job, or under a new name");
+        assertThat(fs.exists(new Path(root, "out-a"))).isFalse();
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base), new Path(root, "full")));
+    }
+
+    /**
+     * A committed run's output holds results whether or not its {@code _SUCCESS} is still there: an increment asked to
+     * write into it is refused, and the output and the result stay as they were.
+     */
+    @Test
+    void anIncrementIntoACommittedOutputIsRefusedEvenWithoutItsMarker() throws Exception {
+        Started started = startWordCount("into-committed", ItchyMode.MO, 91);
+        Path committed = new Path(started.root(), "out-0");
+        fs.delete(new Path(committed, "_SUCCESS"), false);
+        Map<WritableComparable, Writable> before = ItchyOutput.current(started.conf(), started.name());
+        Path appended = writeInput(started.root(), "append-1", 40, 92);
+
+        assertThatThrownBy(() -> started.job().runIncrement(List.of(appended), committed))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("the output of a committed run of this job");
+        assertThatThrownBy(() -> started.job().runIncrement(List.of(appended), new Path(committed, "inner")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("the output of a committed run of this job");
+        assertThat(ItchyOutput.current(started.conf(), started.name())).isEqualTo(before);
+    }
+
     /**
      * A driver killed after its job and before the commit leaves an output without {@code _SUCCESS}: it is not taken
      * for a result, and the same command run again replaces it. The marker comes only with the commit.

@@ -88,6 +88,38 @@ class ItchyToolTest {
         assertThat(temp.resolve("out")).doesNotExist();
     }
 
+    /** A path Hadoop cannot read (a colon in a relative path is taken for a scheme) had been an internal error. */
+    @Test
+    void aPathHadoopCannotReadIsAWrongCommandLine() throws Exception {
+        for (String[] command : List.of(
+                new String[] {"compact", "word-count", "a:b"},
+                concat(
+                        JOB,
+                        "run",
+                        "word-count",
+                        "first",
+                        "foo:bar",
+                        temp.resolve("out").toString()))) {
+            ToolRun run = tool(command);
+            assertThat(run.exit()).as(run.err()).isEqualTo(Launchers.USAGE);
+            assertThat(run.err()).contains(": Invalid value '").contains("Relative path in absolute URI");
+        }
+        assertThat(temp.resolve("out")).doesNotExist();
+    }
+
+    /** A table name HBase refuses had been an internal error for every command but run. */
+    @Test
+    void aBadTableNameIsABadSettingForEveryCommand() throws Exception {
+        for (String[] command : List.of(
+                new String[] {"-D", "itchy.hbase.table=a:b:c", "status", "word-count"},
+                new String[] {"-D", "itchy.hbase.table=a:b:c", "show", "word-count"},
+                new String[] {"-D", "itchy.hbase.table=a:b:c", "reclaim", "word-count"})) {
+            ToolRun run = tool(command);
+            assertThat(run.exit()).as(run.err()).isEqualTo(ItchyTool.EXIT_FAILED);
+            assertThat(run.err()).startsWith("itchy: Invalid value a:b:c for itchy.hbase.table: not an HBase table");
+        }
+    }
+
     /** Hadoop's text input fails on a subdirectory; skipping it had left its files out of the result. */
     @Test
     void anInputDirectoryHoldingADirectoryIsRefused() throws Exception {

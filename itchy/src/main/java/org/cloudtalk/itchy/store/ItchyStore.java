@@ -56,7 +56,7 @@ public final class ItchyStore {
     private ItchyStore() {}
 
     public static TableName table(Configuration conf) {
-        return TableName.valueOf(conf.get(ItchyConf.TABLE, "itchy"));
+        return TableName.valueOf(conf.getTrimmed(ItchyConf.TABLE, "itchy")); // as ItchyConf checks it
     }
 
     public static void ensureTable(Connection connection, Configuration conf) throws IOException {

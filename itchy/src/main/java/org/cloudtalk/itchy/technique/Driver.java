@@ -157,7 +157,11 @@ public final class Driver {
             throw new ItchyException(notCommitted + "another " + (previous.isEmpty() ? "first job" : "increment")
                     + " of job " + name() + " committed "
                     + (previous.isEmpty() ? "" : "increment " + next.committed() + " ")
-                    + "first" + repeat);
+                    + "first"
+                    + (previous.isEmpty()
+                            // Run again, it would be refused: the job has its first run now.
+                            ? "; nothing of it is visible: run its input as an increment of the job, or under a new name"
+                            : repeat));
         }
         markFinished(output, what);
     }
