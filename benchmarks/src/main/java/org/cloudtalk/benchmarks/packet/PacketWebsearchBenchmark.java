@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
+import org.cloudtalk.benchmarks.BenchArgs;
 import org.cloudtalk.lang.ast.Address;
 import org.cloudtalk.lang.parser.QueryParser;
 import org.cloudtalk.server.aggregators.AggregatorQuery;
@@ -34,9 +35,8 @@ public final class PacketWebsearchBenchmark {
         Path topologyFile = Path.of(args.length > 0 ? args[0] : "examples/topology/vl2-1200.topo");
         Path simulator = Path.of(args.length > 1 ? args[1] : "cloudtalk-server/target/native/packet-sim");
         Path csv = Path.of(args.length > 2 ? args[2] : "benchmarks/results/packet-websearch.csv");
-        int parallelism = args.length > 3
-                ? Integer.parseInt(args[3])
-                : Runtime.getRuntime().availableProcessors();
+        int parallelism =
+                BenchArgs.count(args, 3, "PARALLELISM", Runtime.getRuntime().availableProcessors());
         PacketEvaluator evaluator = new PacketEvaluator(new PacketSettings(
                 Optional.of(TopologyParser.read(topologyFile)), simulator, 1000, Duration.ofHours(1), parallelism));
         AggregatorQuery query = new AggregatorQuery(

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.cloudtalk.benchmarks.BenchArgs;
 import org.cloudtalk.lang.parser.QueryParser;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.QueryModel;
@@ -42,18 +43,15 @@ public final class AccuracyBenchmark {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("topology")) {
             TopologyCostBenchmark.run(
-                    args.length > 1 ? Integer.parseInt(args[1]) : 200,
-                    args.length > 2 ? Long.parseLong(args[2]) : 20261125L);
+                    BenchArgs.count(args, 1, "STATES", 200), BenchArgs.seed(args, 2, "SEED", 20261125L));
             return;
         }
         if (args.length > 0 && args[0].equals("shapes")) {
-            ShapesBenchmark.run(
-                    args.length > 1 ? Integer.parseInt(args[1]) : 200,
-                    args.length > 2 ? Long.parseLong(args[2]) : 20261125L);
+            ShapesBenchmark.run(BenchArgs.count(args, 1, "STATES", 200), BenchArgs.seed(args, 2, "SEED", 20261125L));
             return;
         }
-        int states = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        long seed = args.length > 1 ? Long.parseLong(args[1]) : 20261120L;
+        int states = BenchArgs.count(args, 0, "STATES", 100_000);
+        long seed = BenchArgs.seed(args, 1, "SEED", 20261120L);
         List<String> hosts = new ArrayList<>();
         for (int i = 1; i <= HOSTS; i++) {
             hosts.add("10.0.0." + i);

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.benchmarks.BenchArgs;
 import org.cloudtalk.status.config.DaemonConfig;
 import org.cloudtalk.status.server.StatusDaemon;
 
@@ -30,8 +31,8 @@ public final class EndToEndBenchmark {
     private EndToEndBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int clients = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        int seconds = BenchArgs.count(args, 0, "SECONDS", 10);
+        int clients = BenchArgs.count(args, 1, "CLIENTS", 8);
         Path dir = Files.createTempDirectory("e2e-bench");
         Path key = dir.resolve("key");
         Files.writeString(key, "end-to-end-benchmark-key-0123456789");

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cloudtalk.benchmarks.BenchArgs;
 
 /**
  * Tenant isolation: a victim tenant (127.0.0.1) sends 50 queries/s, within its quota, one at a time, and measures
@@ -28,8 +29,8 @@ public final class FloodBenchmark {
     private FloodBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int flooders = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int seconds = BenchArgs.count(args, 0, "SECONDS", 10);
+        int flooders = BenchArgs.count(args, 1, "CONNECTIONS", 4);
         Path dir = Files.createTempDirectory("flood-bench");
         Path status = dir.resolve("status.json");
         StringBuilder hosts = new StringBuilder();

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.cloudtalk.benchmarks.BenchArgs;
 
 /**
  * The server under load and abuse (issue 16), as its own process with a status file of ten hosts (110-200 Mbit/s):
@@ -47,9 +48,9 @@ public final class OverloadBenchmark {
     private OverloadBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int idle = args.length > 1 ? Integer.parseInt(args[1]) : 3_000;
-        int slow = args.length > 2 ? Integer.parseInt(args[2]) : 50;
+        int seconds = BenchArgs.count(args, 0, "SECONDS", 10);
+        int idle = BenchArgs.count(args, 1, "IDLE", 3_000);
+        int slow = BenchArgs.count(args, 2, "SLOW", 50);
         Path dir = Files.createTempDirectory("overload-bench");
         StringBuilder hosts = new StringBuilder();
         StringBuilder candidates = new StringBuilder();

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.cloudtalk.benchmarks.BenchArgs;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
@@ -37,9 +38,9 @@ public final class SamplingBenchmark {
     private SamplingBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int trials = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-        int queries = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-        Random random = new Random(args.length > 2 ? Long.parseLong(args[2]) : 20261120L);
+        int trials = BenchArgs.count(args, 0, "TRIALS", 100_000);
+        int queries = BenchArgs.count(args, 1, "QUERIES", 10_000);
+        Random random = new Random(BenchArgs.seed(args, 2, "SEED", 20261120L));
         figure4(random, trials);
         ec2Check(queries);
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.cloudtalk.benchmarks.BenchArgs;
 import org.cloudtalk.status.cli.StatusDaemonMain;
 import org.cloudtalk.status.wire.MessageAuthenticator;
 import org.cloudtalk.status.wire.StatusCodec;
@@ -40,8 +41,8 @@ public final class StatusDaemonBenchmark {
     private StatusDaemonBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int rounds = BenchArgs.count(args, 0, "ROUNDS", 3);
+        int seconds = BenchArgs.count(args, 1, "SECONDS", 10);
         Path dir = Files.createTempDirectory("status-bench");
         byte[] key = "benchmark-key-0123456789abcdef".getBytes();
         Files.write(dir.resolve("key"), key);

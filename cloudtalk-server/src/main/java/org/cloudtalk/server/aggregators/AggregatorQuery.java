@@ -26,6 +26,8 @@ public record AggregatorQuery(
         int aggregators,
         long responseBytes,
         Shape shape) {
+    /** The most aggregators one placement takes: the server's default limit of variables in a query. */
+    public static final int MAX_AGGREGATORS = 100;
 
     /** Who sends to which aggregator. */
     public enum Shape {
@@ -52,8 +54,10 @@ public record AggregatorQuery(
         if (candidates.isEmpty()) {
             throw new IllegalArgumentException("no candidate hosts for the aggregators: give at least one");
         }
-        if (aggregators < 1) {
-            throw new IllegalArgumentException("the number of aggregators must be at least 1, not " + aggregators);
+        if (aggregators < 1 || aggregators > MAX_AGGREGATORS) {
+            // Checked before the query's text is built: k variables and k groups of flows, held in memory at once.
+            throw new IllegalArgumentException("the number of aggregators must be between 1 and " + MAX_AGGREGATORS
+                    + " (a query's variables), not " + aggregators);
         }
         if (shape == Shape.SPLIT && aggregators > servers.size()) {
             throw new IllegalArgumentException("cannot split " + servers.size() + " servers among " + aggregators

@@ -9,17 +9,23 @@ import org.cloudtalk.lang.ast.Address;
 
 /** A list of hosts, one address per line; blank lines and {@code #} comments are skipped. */
 public final class HostsFile {
+    /**
+     * The largest hosts file read: ~250,000 addresses, more than any query can name (its text is at most 1 MiB), and
+     * little enough to hold as addresses in a small heap.
+     */
+    static final int MAX_BYTES = 4 << 20;
+
     private HostsFile() {}
 
     /**
      * @throws IOException when the file cannot be read
      * @throws HostsFileException when a line is not an address (the message names the file and line), none is, or
-     *     the file is not UTF-8 text of at most {@link TextFile#MAX_BYTES}
+     *     the file is not UTF-8 text of at most {@link #MAX_BYTES}
      */
     public static List<Address> read(Path file) throws IOException, HostsFileException {
         List<String> lines;
         try {
-            lines = TextFile.read(file).lines().toList();
+            lines = TextFile.read(file, MAX_BYTES).lines().toList();
         } catch (TextFile.BadTextException e) {
             throw new HostsFileException(file + ": " + e.getMessage());
         }

@@ -65,7 +65,10 @@ class AggregatorQueryTest {
         assertThatThrownBy(() -> new AggregatorQuery(SERVERS, List.of(), FRONTEND, 1, 10, AggregatorQuery.Shape.SPLIT))
                 .hasMessageContaining("no candidate hosts");
         assertThatThrownBy(() -> new AggregatorQuery(SERVERS, CANDIDATES, FRONTEND, 0, 10, AggregatorQuery.Shape.SPLIT))
-                .hasMessageContaining("at least 1");
+                .hasMessageContaining("between 1 and 100");
+        assertThatThrownBy(() -> new AggregatorQuery(
+                        SERVERS, CANDIDATES, FRONTEND, Integer.MAX_VALUE, 10, AggregatorQuery.Shape.EVERY))
+                .hasMessageContaining("between 1 and 100");
     }
 
     @Test
