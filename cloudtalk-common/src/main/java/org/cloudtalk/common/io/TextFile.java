@@ -58,7 +58,11 @@ public final class TextFile {
             int line = 1;
             int start = 0;
             for (int i = 0; i <= bytes.length; i++) {
-                if (i == bytes.length || bytes[i] == '\n') {
+                // Lines end as the parsers end them: LF, CR LF, or a lone CR.
+                boolean lineEnd = i == bytes.length
+                        || bytes[i] == '\n'
+                        || (bytes[i] == '\r' && (i + 1 == bytes.length || bytes[i + 1] != '\n'));
+                if (lineEnd) {
                     try {
                         StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes, start, i - start));
                     } catch (CharacterCodingException bad) {

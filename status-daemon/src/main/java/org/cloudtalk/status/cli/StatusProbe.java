@@ -101,6 +101,12 @@ public final class StatusProbe implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (endpoints.size() > WireFormat.MAX_ENDPOINTS) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "at most " + WireFormat.MAX_ENDPOINTS + " --endpoint per probe (one request), not "
+                            + endpoints.size());
+        }
         if (timeoutMillis <= 0) {
             throw new ParameterException(
                     spec.commandLine(), "Invalid value " + timeoutMillis + " for --timeout-ms: must be positive");

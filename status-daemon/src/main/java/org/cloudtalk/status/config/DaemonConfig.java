@@ -168,6 +168,11 @@ public record DaemonConfig(
                         && endpointSuffix(key).isEmpty()) {
                     throw new ConfigException("Unknown configuration key " + key + colonHint(key, entry.getValue()));
                 }
+                if (entry.getValue().indexOf('\0') >= 0) {
+                    // Paths and interface names are made of values: the JDK refuses a NUL in a path with an
+                    // exception of its own, which would surface as an internal error.
+                    throw ConfigException.invalid(key, entry.getValue(), "contains a NUL character");
+                }
             }
         }
 

@@ -9,6 +9,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.cloudtalk.common.cli.Launchers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +73,13 @@ class LauncherMessagesTest {
         Run badTimeout = probe("127.0.0.1:7450", "--key-file", key.toString(), "--timeout-ms", "abc");
         assertThat(badTimeout.exit).isEqualTo(Launchers.USAGE);
         assertThat(badTimeout.err).contains("'abc' is not an int").doesNotContain("Exception");
+        List<String> tooMany = new ArrayList<>(List.of("127.0.0.1:7450", "--key-file", key.toString()));
+        for (int i = 1; i <= 25; i++) {
+            tooMany.addAll(List.of("--endpoint", "127.0.0." + i));
+        }
+        Run tooManyEndpoints = probe(tooMany.toArray(String[]::new));
+        assertThat(tooManyEndpoints.exit).isEqualTo(Launchers.USAGE);
+        assertThat(tooManyEndpoints.err).contains("at most 24 --endpoint per probe (one request), not 25");
     }
 
     private record Run(int exit, String out, String err) {}

@@ -47,6 +47,18 @@ class DaemonConfigTest {
                 .hasMessage("Invalid value 0 for read.timeout.ms: must be between 1 and 60000");
     }
 
+    /** A NUL in a value that becomes a path had been an internal error (the JDK's InvalidPathException). */
+    @Test
+    void aNulCharacterInAValueIsABadSetting() {
+        for (String key : new String[] {"interface", "sysfs.root", "procfs.root", "disk.path"}) {
+            Map<String, String> bad = new HashMap<>(properties);
+            bad.put(key, "sd\0a");
+            assertThatThrownBy(() -> DaemonConfig.from(bad))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("Invalid value sd\0a for " + key + ": contains a NUL character");
+        }
+    }
+
     @Test
     void capsTheDeviceSpeedAndAppliesPerEndpointSettings() throws Exception {
         properties.put("nic.capacity.mbps", "500");

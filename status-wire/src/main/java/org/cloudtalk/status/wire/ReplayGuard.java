@@ -29,7 +29,8 @@ public final class ReplayGuard {
 
     /** {@code null} if the request may be answered, else why not. Records the id of an accepted request. */
     public DropReason check(long requestId, long timestampMillis, long nowMillis) {
-        if (Math.abs(nowMillis - timestampMillis) > maxSkewMillis) {
+        // Compared, not subtracted: nowMillis - timestampMillis overflows for a timestamp 2^63 ms away, and passed.
+        if (timestampMillis < nowMillis - maxSkewMillis || timestampMillis > nowMillis + maxSkewMillis) {
             return DropReason.STALE;
         }
         rotate(nowMillis);

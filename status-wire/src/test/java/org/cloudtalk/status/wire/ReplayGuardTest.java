@@ -22,6 +22,9 @@ class ReplayGuardTest {
         ReplayGuard guard = new ReplayGuard(2000, 1000);
         assertThat(guard.check(1, NOW - 2001, NOW)).isEqualTo(DropReason.STALE);
         assertThat(guard.check(2, NOW + 2001, NOW)).isEqualTo(DropReason.STALE);
+        // So far away that now - timestamp overflows: stale all the same.
+        assertThat(guard.check(3, NOW - Long.MAX_VALUE - 1, NOW)).isEqualTo(DropReason.STALE);
+        assertThat(guard.check(4, Long.MAX_VALUE, NOW)).isEqualTo(DropReason.STALE);
     }
 
     @Test

@@ -27,6 +27,11 @@ public final class PacketSimulator {
     /** The simulated time (packet-sim.cc's kHorizonSeconds): a flow not finished by then never finishes. */
     public static final long HORIZON_SECONDS = 600;
 
+    /** Results take a line per flow: far below this for any query a server takes. */
+    private static final int MAX_OUTPUT_BYTES = 16 << 20;
+
+    private static final int MAX_ERROR_BYTES = 4096;
+
     private final Path executable;
 
     public PacketSimulator(Path executable) {
@@ -73,7 +78,8 @@ public final class PacketSimulator {
         // JVM dies mid-simulation, and the helper still writes to and we still read from the open files.
         try (InputStream output = Files.newInputStream(out);
                 InputStream errors = Files.newInputStream(err)) {
-            process = new ProcessBuilder(executable.toString())
+            // Absolute: a bare name would be looked up on the PATH, not where available() found it.
+            process = new ProcessBuilder(executable.toAbsolutePath().toString())
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile())
                     .start();
@@ -81,17 +87,24 @@ public final class PacketSimulator {
             Files.deleteIfExists(err);
             try (OutputStream stdin = process.getOutputStream()) {
                 stdin.write(input.text().getBytes(StandardCharsets.US_ASCII));
+            } catch (IOException e) {
+                process.waitFor(1, TimeUnit.SECONDS);
+                throw new IOException(executable + " stopped reading its input (" + e.getMessage() + "), not a"
+                        + " packet simulator? " + bounded(errors, MAX_ERROR_BYTES));
             }
             if (!process.waitFor(Math.max(1, timeout.toNanos()), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("the simulation took longer than " + timeout.toMillis() + " ms");
             }
             if (process.exitValue() != 0) {
                 throw new IOException("packet-sim exited with status " + process.exitValue() + ": "
-                        + new String(errors.readAllBytes(), StandardCharsets.UTF_8).strip());
+                        + bounded(errors, MAX_ERROR_BYTES));
             }
-            return parse(new String(output.readAllBytes(), StandardCharsets.US_ASCII)
-                    .lines()
-                    .toList());
+            byte[] results = output.readNBytes(MAX_OUTPUT_BYTES + 1);
+            if (results.length > MAX_OUTPUT_BYTES) {
+                throw new IOException(executable + " wrote more than " + (MAX_OUTPUT_BYTES >> 20)
+                        + " MB of results, not a packet simulator?");
+            }
+            return parse(new String(results, StandardCharsets.US_ASCII).lines().toList());
         } finally {
             if (process != null) {
                 process.destroyForcibly();
@@ -99,6 +112,11 @@ public final class PacketSimulator {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
         }
+    }
+
+    /** What the helper said on standard error, up to {@code limit} bytes. */
+    private static String bounded(InputStream errors, int limit) throws IOException {
+        return new String(errors.readNBytes(limit), StandardCharsets.UTF_8).strip();
     }
 
     static SimulationResult parse(List<String> lines) throws IOException {

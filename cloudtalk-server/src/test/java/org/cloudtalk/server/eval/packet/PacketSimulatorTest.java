@@ -113,6 +113,18 @@ class PacketSimulatorTest {
                         "the packet simulator is not available: target/no-such-packet-sim was not built");
     }
 
+    /** Whatever sits where the helper should is read up to a bound: 100 MB of output had run the server out of memory. */
+    @Test
+    void aHelperThatWritesWithoutEndIsCutOff(@org.junit.jupiter.api.io.TempDir Path temp) throws Exception {
+        Path chatty = temp.resolve("chatty-sim");
+        java.nio.file.Files.writeString(chatty, "#!/bin/sh\ncat >/dev/null\nhead -c 20000000 /dev/zero | tr '\\0' x\n");
+        assertThat(chatty.toFile().setExecutable(true)).isTrue();
+
+        assertThatThrownBy(() -> new PacketSimulator(chatty).run(incast(2, 1000), Duration.ofSeconds(30)))
+                .isInstanceOf(IOException.class)
+                .hasMessage(chatty + " wrote more than 16 MB of results, not a packet simulator?");
+    }
+
     @Test
     void unexpectedOutputIsAnError() {
         assertThatThrownBy(() -> PacketSimulator.parse(List.of("flow a 0", "drops 0")))
