@@ -30,6 +30,8 @@ public final class ConfigValues {
         Properties properties = new Properties();
         try {
             properties.load(new StringReader(TextFile.read(file, MAX_FILE_BYTES)));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw ConfigException.invalid(flag, file.toString(), "cannot read it (no such file)"); // else only its path
         } catch (IOException e) {
             throw ConfigException.invalid(flag, file.toString(), "cannot read it (" + e.getMessage() + ")");
         } catch (TextFile.BadTextException e) {

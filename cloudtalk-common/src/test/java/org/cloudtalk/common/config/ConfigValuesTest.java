@@ -34,5 +34,9 @@ class ConfigValuesTest {
         assertThatThrownBy(() -> ConfigValues.read(Path.of("/dev/zero"), "--config"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("Invalid value /dev/zero for --config: larger than 1 MB");
+        Path missing = dir.resolve("missing.properties");
+        assertThatThrownBy(() -> ConfigValues.read(missing, "--config"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value " + missing + " for --config: cannot read it (no such file)");
     }
 }

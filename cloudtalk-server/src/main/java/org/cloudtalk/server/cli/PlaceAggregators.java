@@ -217,7 +217,8 @@ public final class PlaceAggregators implements Callable<Integer> {
                 simulator != null ? simulator : PacketSimulator.defaultExecutable(),
                 maxPlacements,
                 Duration.ofSeconds(budgetSeconds),
-                parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors());
+                parallelism != null ? parallelism : Runtime.getRuntime().availableProcessors(),
+                "--budget-s");
         QueryModel model;
         try {
             model = new QueryModel(new QueryParser().parse(query.text()));

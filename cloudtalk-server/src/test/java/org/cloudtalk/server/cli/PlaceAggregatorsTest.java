@@ -238,6 +238,31 @@ class PlaceAggregatorsTest {
         return Stream.concat(Stream.of(first), Stream.of(more)).toArray(String[]::new);
     }
 
+    /** The tool's budget is its --budget-s: its messages name that, not the server's setting. */
+    @Test
+    void aBudgetThatRunsOutNamesTheFlagToRaise() throws Exception {
+        Path slow = dir.resolve("slow-sim");
+        Files.writeString(slow, "#!/bin/sh\ncat >/dev/null\nsleep 5\n");
+        assertThat(slow.toFile().setExecutable(true)).isTrue();
+
+        Run run = run(
+                "--topology",
+                TOPOLOGY.toString(),
+                "--servers",
+                servers().toString(),
+                "--candidates",
+                "10.0.0.12,10.1.1.12",
+                "--frontend",
+                "10.0.0.9",
+                "--simulator",
+                slow.toString(),
+                "--budget-s",
+                "1");
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains("within its budget of 1000 ms; raise --budget-s");
+    }
+
     @Test
     void delaysReadInMillisecondsBelowTenOfThem() {
         assertThat(PlaceAggregators.delay(0.000_412_4)).isEqualTo("0.412 ms");

@@ -20,6 +20,8 @@ import org.cloudtalk.hadoop.hint.HintClient;
 import org.cloudtalk.hadoop.hint.HintMetrics;
 import org.cloudtalk.hadoop.hint.HostEndpoints;
 import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A CapacityScheduler multi-node placement policy that offers nodes in CloudTalk's order of preference for receiving
@@ -47,6 +49,8 @@ import org.cloudtalk.hadoop.yarn.ReducePreference.Ranking;
  * scheduler's threads read the latest one.
  */
 public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements MultiNodeLookupPolicy<N> {
+    private static final Logger log = LoggerFactory.getLogger(CloudTalkNodeLookupPolicy.class);
+
     private final ReducePreference preference;
     private final long refreshNanos;
     private final long staleNanos;
@@ -64,7 +68,15 @@ public final class CloudTalkNodeLookupPolicy<N extends SchedulerNode> implements
 
     CloudTalkNodeLookupPolicy(Configuration conf, LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
-        YarnHintSettings settings = YarnHintSettings.from(conf);
+        YarnHintSettings settings;
+        try {
+            settings = YarnHintSettings.from(conf);
+        } catch (IllegalArgumentException e) {
+            // The scheduler builds this policy by reflection and reports what its constructor throws wrapped twice,
+            // the message in the innermost cause: say it plainly first.
+            log.error("CloudTalk's YARN placement cannot start: {}", e.getMessage());
+            throw e;
+        }
         HintClient hints = HintClient.shared(
                 "yarn", settings.hints(), "CloudTalkYarnPlacement", "CloudTalk node order for YARN containers");
         this.preference = new ReducePreference(hints, settings);

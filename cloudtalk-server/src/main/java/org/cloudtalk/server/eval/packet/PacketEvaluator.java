@@ -98,7 +98,8 @@ public final class PacketEvaluator implements Evaluator {
             for (int i = 0; i < runs.size(); i++) {
                 Double seconds = result(runs.get(i), deadline);
                 if (seconds == null) {
-                    notes.add("the budget of " + settings.budget().toMillis() + " ms (packet.budget.ms) ran out after "
+                    notes.add("the budget of " + settings.budget().toMillis() + " ms (" + settings.budgetSetting()
+                            + ") ran out after "
                             + simulated.size() + " of " + bindings.size()
                             + " bindings: the answer is the best of those simulated");
                     break;
@@ -111,7 +112,7 @@ public final class PacketEvaluator implements Evaluator {
         if (simulated.isEmpty()) {
             queryDeadline.check();
             throw new EvaluationException("the packet evaluator simulated no binding within its budget of "
-                    + settings.budget().toMillis() + " ms; raise packet.budget.ms");
+                    + settings.budget().toMillis() + " ms; raise " + settings.budgetSetting());
         }
         return new Simulations(simulated, bindings.size(), notes);
     }

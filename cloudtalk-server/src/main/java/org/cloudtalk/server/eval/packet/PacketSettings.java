@@ -12,7 +12,12 @@ import org.cloudtalk.server.topology.Topology;
  * and how many simulations at once.
  */
 public record PacketSettings(
-        Optional<Topology> topology, Path simulator, int bindingLimit, Duration budget, int parallelism) {
+        Optional<Topology> topology,
+        Path simulator,
+        int bindingLimit,
+        Duration budget,
+        int parallelism,
+        String budgetSetting) {
     public static final int DEFAULT_BINDING_LIMIT = 1000;
     public static final Duration DEFAULT_BUDGET = Duration.ofMillis(750);
 
@@ -20,9 +25,16 @@ public record PacketSettings(
         requireNonNull(topology, "topology is null");
         requireNonNull(simulator, "simulator is null");
         requireNonNull(budget, "budget is null");
+        requireNonNull(budgetSetting, "budgetSetting is null");
         if (bindingLimit < 1 || parallelism < 1 || budget.isNegative() || budget.isZero()) {
             throw new IllegalArgumentException("binding limit, parallelism and budget must be positive");
         }
+    }
+
+    /** The server's: its notes tell a tenant to raise {@code packet.budget.ms}. */
+    public PacketSettings(
+            Optional<Topology> topology, Path simulator, int bindingLimit, Duration budget, int parallelism) {
+        this(topology, simulator, bindingLimit, budget, parallelism, "packet.budget.ms");
     }
 
     /** No topology, the helper where the build puts it, and one simulation per core. */
