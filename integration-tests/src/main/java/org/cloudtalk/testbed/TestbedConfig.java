@@ -28,14 +28,14 @@ public record TestbedConfig(
         requireNonNull(prefix, "prefix is null");
         requireNonNull(runDir, "runDir is null");
         // Interface names are at most 15 characters: prefix + "-c" + up to 3 digits + slack.
-        check(prefix.matches("[a-z][a-z0-9]{1,7}"), "prefix", prefix, "2-8 lower-case letters or digits");
-        check(hosts >= 2 && hosts <= 250, "hosts", hosts, "must be between 2 and 250");
-        check(rateMbit >= 1 && rateMbit <= 10_000, "rate", rateMbit, "must be between 1 and 10000 Mbit/s");
-        check(latencyMs >= 0 && latencyMs <= 10_000, "latency", latencyMs, "must be between 0 and 10000 ms");
-        check(subnet >= 16 && subnet <= 250, "subnet", subnet, "must be between 16 and 250 (10.S.0.0/16)");
+        check(prefix.matches("[a-z][a-z0-9]{1,7}"), "--prefix", prefix, "2-8 lower-case letters or digits");
+        check(hosts >= 2 && hosts <= 250, "--hosts", hosts, "must be between 2 and 250");
+        check(rateMbit >= 1 && rateMbit <= 10_000, "--rate", rateMbit, "must be between 1 and 10000 Mbit/s");
+        check(latencyMs >= 0 && latencyMs <= 10_000, "--latency", latencyMs, "must be between 0 and 10000 ms");
+        check(subnet >= 16 && subnet <= 250, "--subnet", subnet, "must be between 16 and 250 (10.S.0.0/16)");
         check(
                 diskMiBps >= 0 && diskMiBps <= 10_000,
-                "disk-rate",
+                "--disk-rate",
                 diskMiBps,
                 "must be between 0 (no disks) and 10000 MiB/s");
     }

@@ -12,11 +12,11 @@ class TestbedConfigTest {
     void badValuesSayWhichAndWhy() {
         TestbedConfig defaults = TestbedConfig.defaults();
         assertThatThrownBy(() -> defaults.withHosts(1))
-                .hasMessage("Invalid value 1 for hosts: must be between 2 and 250");
+                .hasMessage("Invalid value 1 for --hosts: must be between 2 and 250");
         assertThatThrownBy(() -> defaults.withRate(0))
-                .hasMessage("Invalid value 0 for rate: must be between 1 and 10000 Mbit/s");
+                .hasMessage("Invalid value 0 for --rate: must be between 1 and 10000 Mbit/s");
         assertThatThrownBy(() -> defaults.withNames("Bad-Name", 77, Path.of("/tmp")))
-                .hasMessageStartingWith("Invalid value Bad-Name for prefix");
+                .hasMessageStartingWith("Invalid value Bad-Name for --prefix");
     }
 
     @Test

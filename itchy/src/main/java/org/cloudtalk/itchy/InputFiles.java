@@ -88,9 +88,14 @@ final class InputFiles {
         SortedSet<Path> files = new TreeSet<>();
         for (Path path : paths) {
             FileSystem fs = path.getFileSystem(conf);
+            if (hidden(path.getName()) && fs.getFileStatus(path).isFile()) {
+                // Named on purpose, skipped in silence it would leave "no files" and the user guessing why.
+                throw new ItchyException("input " + path + " is a hidden file (its name starts with '_' or '.'),"
+                        + " which Hadoop's input formats skip; rename it");
+            }
             for (FileStatus status : fs.listStatus(path)) {
                 String fileName = status.getPath().getName();
-                if (fileName.startsWith("_") || fileName.startsWith(".")) {
+                if (hidden(fileName)) {
                     continue; // hidden, as Hadoop's input formats hide them
                 }
                 if (status.isDirectory()) {
@@ -104,6 +109,10 @@ final class InputFiles {
             }
         }
         return List.copyOf(files);
+    }
+
+    private static boolean hidden(String fileName) {
+        return fileName.startsWith("_") || fileName.startsWith(".");
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.cloudtalk.itchy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,17 @@ class InputFilesTest {
         assertThat(inputs.expand(List.of(hadoop(appended)))).isEqualTo(direct);
         assertThat(inputs.expand(List.of(hadoop(base), hadoop(linkedDirectory))))
                 .isEqualTo(direct);
+    }
+
+    @Test
+    void aHiddenFileNamedAsAnInputIsRefusedNotSkipped() throws Exception {
+        Path hidden = Files.writeString(temp.resolve("_part.txt"), "one two\n");
+        InputFiles inputs = new InputFiles(new Configuration());
+
+        assertThatThrownBy(() -> inputs.expand(List.of(hadoop(hidden))))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageEndingWith("is a hidden file (its name starts with '_' or '.'), which Hadoop's input"
+                        + " formats skip; rename it");
     }
 
     private static org.apache.hadoop.fs.Path hadoop(Path path) {

@@ -71,6 +71,12 @@ public final class TestbedState {
         }
         try {
             return java.util.Optional.of(new TestbedState(file, JSON.readValue(file.toFile(), Snapshot.class)));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // One line: Jackson's own message runs over two and names its settings.
+            throw new TestbedException(
+                    "cannot read state file " + file + ": not a testbed's state ("
+                            + e.getOriginalMessage().replaceAll("\\s+", " ") + "); if no testbed is up, remove it",
+                    e);
         } catch (IOException e) {
             throw new TestbedException("cannot read state file " + file + ": " + e.getMessage(), e);
         }

@@ -17,9 +17,9 @@ class TestbedMainTest {
     @Test
     void badInputIsRejectedWithAClearMessage() {
         assertError(List.of("up", "--hosts", "x"), 64, "Invalid value x for --hosts: not a whole number");
-        assertError(List.of("up", "--hosts", "1"), 64, "Invalid value 1 for hosts: must be between 2 and 250");
-        assertError(List.of("up", "--rate", "0"), 64, "Invalid value 0 for rate: must be between 1 and 10000 Mbit/s");
-        assertError(List.of("up", "--subnet", "9"), 64, "Invalid value 9 for subnet: must be between 16 and 250");
+        assertError(List.of("up", "--hosts", "1"), 64, "Invalid value 1 for --hosts: must be between 2 and 250");
+        assertError(List.of("up", "--rate", "0"), 64, "Invalid value 0 for --rate: must be between 1 and 10000 Mbit/s");
+        assertError(List.of("up", "--subnet", "9"), 64, "Invalid value 9 for --subnet: must be between 16 and 250");
         assertError(List.of("up", "--colour", "red"), 64, "Unknown options: '--colour', 'red'");
         assertError(
                 List.of("run", "nope"),
@@ -101,6 +101,23 @@ class TestbedMainTest {
                 new PrintStream(new ByteArrayOutputStream(), true));
         assertThat(exit).isZero();
         assertThat(out.toString()).contains("no testbed recorded in " + runDir);
+    }
+
+    /** A state file that is not one: a line saying so, not Jackson's two. */
+    @Test
+    void aStateFileThatIsNotOneIsOneLine() throws Exception {
+        java.nio.file.Files.writeString(runDir.resolve("state.json"), "{\"config\": [garbage");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = TestbedMain.run(
+                List.of("status", "--run-dir", runDir.toString()),
+                new PrintStream(new ByteArrayOutputStream(), true),
+                new PrintStream(err, true));
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString())
+                .contains("cannot read state file " + runDir.resolve("state.json") + ": not a testbed's state (")
+                .contains("if no testbed is up, remove it");
+        assertThat(err.toString().strip()).doesNotContain("\n");
     }
 
     private void assertError(List<String> args, int code, String message) {

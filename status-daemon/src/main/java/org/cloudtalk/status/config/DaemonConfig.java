@@ -269,7 +269,15 @@ public record DaemonConfig(
             if (configured.isPresent()) {
                 for (String item : configured.get().split("[,\\s]+")) {
                     if (!item.isEmpty()) {
-                        endpoints.add(ConfigValues.literal("endpoints", item));
+                        InetAddress endpoint = ConfigValues.literal("endpoints", item);
+                        if (endpoints.contains(endpoint)) {
+                            // 10.0.0.1 and ::ffff:10.0.0.1 too: served twice, each reply would carry it twice.
+                            throw ConfigException.invalid(
+                                    "endpoints",
+                                    configured.get(),
+                                    item + " is " + endpoint.getHostAddress() + ", listed more than once");
+                        }
+                        endpoints.add(endpoint);
                     }
                 }
             } else {

@@ -47,6 +47,15 @@ class DaemonConfigTest {
                 .hasMessage("Invalid value 0 for read.timeout.ms: must be between 1 and 60000");
     }
 
+    @Test
+    void anEndpointListedTwiceIsABadSetting() {
+        properties.put("endpoints", "10.0.0.1, 10.0.0.2,10.0.0.1");
+        assertThatThrownBy(() -> DaemonConfig.from(properties))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 10.0.0.1, 10.0.0.2,10.0.0.1 for endpoints: 10.0.0.1 is 10.0.0.1, listed more"
+                        + " than once");
+    }
+
     /** A NUL in a value that becomes a path had been an internal error (the JDK's InvalidPathException). */
     @Test
     void aNulCharacterInAValueIsABadSetting() {
