@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -35,6 +36,8 @@ import org.cloudtalk.lang.print.QueryPrinter;
  * <p>Concurrency: thread-safe.
  */
 public final class CloudTalkClient {
+    private static final Duration LONGEST_DEADLINE = Duration.ofDays(1);
+
     /**
      * The largest answer read: 40 times what an answer with every candidate's score takes at the server's default
      * limits (10,000 candidate values, about 400 KB). A server gone wrong must not fill the caller's heap.
@@ -104,19 +107,41 @@ public final class CloudTalkClient {
         return uri;
     }
 
+    /**
+     * Sends a built query. The answer is checked against it (every variable bound once, to one of its candidates,
+     * distinct unless shared): one that does not fit is a {@code BAD_ANSWER}, never a result.
+     */
     public QueryResult query(Query query, EvaluatorName evaluator, boolean staticInfo, Duration deadline)
             throws CloudTalkException, InterruptedException {
-        return query(QueryPrinter.print(query), evaluator, staticInfo, false, deadline);
+        QueryResult result = query(QueryPrinter.print(query), evaluator, staticInfo, false, deadline);
+        Optional<String> problem = AnswerCheck.problem(query, result.bindings());
+        if (problem.isPresent()) {
+            throw new CloudTalkException(
+                    CloudTalkException.Kind.UNAVAILABLE,
+                    "BAD_ANSWER",
+                    "the answer does not fit the query: " + problem.get(),
+                    0,
+                    0,
+                    null);
+        }
+        return result;
     }
 
     /**
-     * Sends query text; the deadline covers the whole call and is also the server's timeout. With {@code explain},
+     * Sends query text; the deadline (positive; more than a day counts as a day) covers the whole call and is also the server's timeout. With {@code explain},
      * the result carries each candidate's score.
      */
     public QueryResult query(
             String text, EvaluatorName evaluator, boolean staticInfo, boolean explain, Duration deadline)
             throws CloudTalkException, InterruptedException {
         requireNonNull(text, "text is null");
+        requireNonNull(deadline, "deadline is null");
+        if (deadline.isNegative() || deadline.isZero()) {
+            throw new IllegalArgumentException("the deadline must be positive, not " + deadline);
+        }
+        // "No limit" written as a huge duration would overflow the clock arithmetic below; the server answers within
+        // its own limit long before a day is up.
+        deadline = deadline.compareTo(LONGEST_DEADLINE) > 0 ? LONGEST_DEADLINE : deadline;
         String parameters = Param.EVALUATOR + "=" + evaluator.wireName()
                 + "&" + Param.INFO + "=" + (staticInfo ? Param.STATIC : Param.DYNAMIC)
                 + "&" + Param.EXPLAIN + "=" + explain

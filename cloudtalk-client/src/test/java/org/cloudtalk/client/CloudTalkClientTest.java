@@ -111,6 +111,20 @@ class CloudTalkClientTest {
                         "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(1)));
         assertThat(down.kind()).isEqualTo(CloudTalkException.Kind.UNAVAILABLE);
         assertThat(down.code()).isEqualTo("CONNECTION");
+        // "No limit" as a huge deadline: the same answer, not an arithmetic overflow.
+        CloudTalkException forever = catchThrowableOfType(
+                CloudTalkException.class,
+                () -> client.query(
+                        "f1 10.0.0.1 -> 10.0.0.2",
+                        EvaluatorName.HEURISTIC,
+                        false,
+                        false,
+                        Duration.ofSeconds(Long.MAX_VALUE)));
+        assertThat(forever.code()).isEqualTo("CONNECTION");
+        assertThatThrownBy(() ->
+                        client.query("f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the deadline must be positive, not PT0S");
     }
 
     /** The headers and the first byte, then nothing: a hung server, or a host gone after it began to answer. */

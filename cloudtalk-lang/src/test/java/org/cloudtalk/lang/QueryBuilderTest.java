@@ -82,6 +82,39 @@ class QueryBuilderTest {
         assertThat(QueryPrinter.print(bytes((1L << 30) + 1))).isEqualTo("1073741825");
     }
 
+    /** A built value the parser would refuse is refused at build, and one nested deeper than a stack never recurses. */
+    @Test
+    void builtValuesKeepToTheParsersLimits() {
+        org.cloudtalk.lang.ast.Expression long300 = QueryBuilder.number(1);
+        for (int i = 0; i < 300; i++) {
+            long300 = QueryBuilder.binary(org.cloudtalk.lang.ast.Operator.ADD, long300, QueryBuilder.number(1));
+        }
+        org.cloudtalk.lang.ast.Expression nested40 = QueryBuilder.number(1);
+        for (int i = 0; i < 40; i++) {
+            nested40 =
+                    QueryBuilder.binary(org.cloudtalk.lang.ast.Operator.SUBTRACT, QueryBuilder.number(100), nested40);
+        }
+        org.cloudtalk.lang.ast.Expression deep = QueryBuilder.number(1);
+        for (int i = 0; i < 100_000; i++) {
+            deep = QueryBuilder.binary(org.cloudtalk.lang.ast.Operator.SUBTRACT, QueryBuilder.number(1), deep);
+        }
+        for (var value : List.of(long300, nested40, deep)) {
+            QueryBuilder builder = new QueryBuilder();
+            builder.flow("f1", host("10.0.0.2"), host("10.0.0.1")).size(value);
+            QueryException exception = catchThrowableOfType(QueryException.class, builder::build);
+            assertThat(exception).isNotNull();
+            assertThat(exception.errors().get(0).code())
+                    .isIn(ErrorCode.EXPRESSION_TOO_LONG, ErrorCode.NESTING_TOO_DEEP);
+        }
+        QueryBuilder fine = new QueryBuilder();
+        org.cloudtalk.lang.ast.Expression nested20 = QueryBuilder.number(1);
+        for (int i = 0; i < 20; i++) {
+            nested20 = QueryBuilder.binary(org.cloudtalk.lang.ast.Operator.ADD, QueryBuilder.number(100), nested20);
+        }
+        fine.flow("f1", host("10.0.0.2"), host("10.0.0.1")).size(nested20);
+        assertThat(QueryPrinter.print(new QueryParser().parse(fine.toText()))).isEqualTo(fine.toText());
+    }
+
     @Test
     void builtQueriesAreValidatedLikeParsedOnes() {
         QueryBuilder builder = new QueryBuilder();

@@ -77,6 +77,9 @@ public final class QueryBuilder {
             built.add(new Flow(built.size() + 1, flow.name, flow.source, flow.destination, flow.attributes, Span.NONE));
         }
         Query query = new Query(declarations, built);
+        for (Flow flow : built) {
+            flow.attributes().values().forEach(BuilderLimits::check);
+        }
         QueryValidator.validate(query);
         return query;
     }
