@@ -2,6 +2,8 @@ package org.cloudtalk.benchmarks;
 
 import java.util.regex.Pattern;
 import org.cloudtalk.common.cli.Launchers;
+import org.cloudtalk.common.config.ConfigException;
+import org.cloudtalk.common.config.ConfigValues;
 
 /**
  * A benchmark's numeric arguments, as {@code bin/cloudtalk bench --help} names them: a value that is not a whole
@@ -28,18 +30,15 @@ public final class BenchArgs {
         }
         String value = args[index];
         try {
-            if (WHOLE.matcher(value).matches()) {
-                long number = Long.parseLong(value);
-                if (number >= min && number <= max) {
-                    return number;
-                }
+            // Strictly digits first: Long.parseLong alone would also take "+5" and other scripts' digits.
+            if (!WHOLE.matcher(value).matches()) {
+                throw ConfigException.invalid(name, value, "not a whole number");
             }
-        } catch (NumberFormatException e) {
-            // more digits than a long holds: refused below
+            return ConfigValues.parse(name, value, min, max);
+        } catch (ConfigException e) {
+            System.err.println("cloudtalk bench: " + e.getMessage());
+            System.exit(Launchers.USAGE);
+            throw new IllegalStateException("unreachable", e);
         }
-        System.err.println("cloudtalk bench: Invalid value " + value + " for " + name + ": a whole number"
-                + (min == 1 ? " between 1 and " + max : ""));
-        System.exit(Launchers.USAGE);
-        throw new IllegalStateException("unreachable");
     }
 }

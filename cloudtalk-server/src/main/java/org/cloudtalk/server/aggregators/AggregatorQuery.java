@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import org.cloudtalk.lang.ast.Address;
+import org.cloudtalk.server.query.TenantLimits;
 
 /**
  * The scatter-gather query of §5.4: index servers answer their aggregator, which forwards each answer to the frontend
@@ -27,7 +28,7 @@ public record AggregatorQuery(
         long responseBytes,
         Shape shape) {
     /** The most aggregators one placement takes: the server's default limit of variables in a query. */
-    public static final int MAX_AGGREGATORS = 100;
+    public static final int MAX_AGGREGATORS = TenantLimits.DEFAULT.maxVariables();
 
     /** Who sends to which aggregator. */
     public enum Shape {
