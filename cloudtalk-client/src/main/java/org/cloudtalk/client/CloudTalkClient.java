@@ -44,8 +44,15 @@ public final class CloudTalkClient {
      */
     public static final int MAX_ANSWER_BYTES = 16 << 20;
 
+    /**
+     * What the placement plugins read: an answer with every candidate's score for a query within the server's default
+     * limits takes about 400 KB, and their queries have far fewer candidates.
+     */
+    public static final int PLACEMENT_ANSWER_BYTES = 1 << 20;
+
     private final URI base;
     private final HttpClient http;
+    private final int maxAnswerBytes;
 
     /** Why a connection failed, in words: the JDK's exceptions often carry no message at all. */
     private static String why(IOException e) {
@@ -67,10 +74,32 @@ public final class CloudTalkClient {
      * for a minute): e.g. one its owner shuts down, or one that runs each task at once on the thread handing it over.
      */
     public CloudTalkClient(URI base, Duration connectTimeout, Executor executor) {
-        this(base, HttpClient.newBuilder().executor(requireNonNull(executor, "executor is null")), connectTimeout);
+        this(base, connectTimeout, executor, MAX_ANSWER_BYTES);
+    }
+
+    /**
+     * As {@link #CloudTalkClient(URI, Duration, Executor)}, reading answers of at most {@code maxAnswerBytes}: a
+     * process asking from many threads at once (a NameNode's handlers) holds up to that many bytes per call, several
+     * times over while it parses them, and its queries' answers are far smaller than the general bound.
+     */
+    public CloudTalkClient(URI base, Duration connectTimeout, Executor executor, int maxAnswerBytes) {
+        this(
+                base,
+                HttpClient.newBuilder().executor(requireNonNull(executor, "executor is null")),
+                connectTimeout,
+                maxAnswerBytes);
     }
 
     private CloudTalkClient(URI base, HttpClient.Builder builder, Duration connectTimeout) {
+        this(base, builder, connectTimeout, MAX_ANSWER_BYTES);
+    }
+
+    private CloudTalkClient(URI base, HttpClient.Builder builder, Duration connectTimeout, int maxAnswerBytes) {
+        if (maxAnswerBytes < 1 || maxAnswerBytes > MAX_ANSWER_BYTES) {
+            throw new IllegalArgumentException(
+                    "maxAnswerBytes must be from 1 to " + MAX_ANSWER_BYTES + ": " + maxAnswerBytes);
+        }
+        this.maxAnswerBytes = maxAnswerBytes;
         this.base = requireNonNull(base, "base is null");
         this.http = builder.version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(requireNonNull(connectTimeout, "connectTimeout is null"))
@@ -128,16 +157,36 @@ public final class CloudTalkClient {
     }
 
     /**
-     * Sends query text; the deadline (positive; more than a day counts as a day) covers the whole call and is also the server's timeout. With {@code explain},
-     * the result carries each candidate's score.
+     * Sends query text; the deadline (positive; more than a day counts as a day) covers the whole call and is also the
+     * server's timeout. With {@code explain}, the result carries each candidate's score.
      */
     public QueryResult query(
             String text, EvaluatorName evaluator, boolean staticInfo, boolean explain, Duration deadline)
             throws CloudTalkException, InterruptedException {
+        return query(text, evaluator, staticInfo, explain, deadline, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #query(String, EvaluatorName, boolean, boolean, Duration)}, waiting up to {@code grace} longer than the
+     * server's deadline: for a caller that would rather have the server's own answer (its 503 at the deadline
+     * included) than give up first, and whose first call also sets up the connection (a command-line tool).
+     */
+    public QueryResult query(
+            String text,
+            EvaluatorName evaluator,
+            boolean staticInfo,
+            boolean explain,
+            Duration deadline,
+            Duration grace)
+            throws CloudTalkException, InterruptedException {
         requireNonNull(text, "text is null");
         requireNonNull(deadline, "deadline is null");
+        requireNonNull(grace, "grace is null");
         if (deadline.isNegative() || deadline.isZero()) {
             throw new IllegalArgumentException("the deadline must be positive, not " + deadline);
+        }
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("the grace must not be negative, not " + grace);
         }
         // "No limit" written as a huge duration would overflow the clock arithmetic below; the server answers within
         // its own limit long before a day is up.
@@ -147,8 +196,9 @@ public final class CloudTalkClient {
                 + "&" + Param.EXPLAIN + "=" + explain
                 + "&" + Param.TIMEOUT_MS + "="
                 + Math.max(1, Math.min(HttpApi.MAX_TIMEOUT_MILLIS, deadline.toMillis()));
+        Duration wait = deadline.plus(grace.compareTo(LONGEST_DEADLINE) > 0 ? LONGEST_DEADLINE : grace);
         HttpRequest request = HttpRequest.newBuilder(base.resolve(HttpApi.QUERY_PATH + "?" + parameters))
-                .timeout(deadline)
+                .timeout(wait)
                 .header("Content-Type", "text/plain; charset=utf-8")
                 .POST(HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8))
                 .build();
@@ -156,22 +206,27 @@ public final class CloudTalkClient {
         // that vanishes after sending the headers) would hold the call for good, so the body has the deadline too.
         // send, not sendAsync: the public sendAsync hands every answer on to the common pool, a thread hand-off per
         // query that costs a NameNode's block allocations throughput.
-        long end = System.nanoTime() + deadline.toNanos();
+        long end = System.nanoTime() + wait.toNanos();
         HttpResponse<String> response;
         try {
-            response = http.send(request, info -> new BoundedBody(end));
+            response = http.send(request, info -> new BoundedBody(end, maxAnswerBytes));
         } catch (HttpTimeoutException e) {
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE,
                     "TIMEOUT",
-                    "no answer from " + base + " within " + deadline.toMillis() + " ms",
+                    "no answer from " + base + " within " + wait.toMillis() + " ms",
                     0,
                     0,
                     e);
         } catch (IOException e) {
             if (causedBy(e, AnswerTooLarge.class)) {
                 throw new CloudTalkException(
-                        CloudTalkException.Kind.UNAVAILABLE, "BAD_ANSWER", AnswerTooLarge.MESSAGE, 0, 0, e);
+                        CloudTalkException.Kind.UNAVAILABLE,
+                        "BAD_ANSWER",
+                        "an answer of more than " + maxAnswerBytes + " bytes",
+                        0,
+                        0,
+                        e);
             }
             throw new CloudTalkException(
                     CloudTalkException.Kind.UNAVAILABLE, "CONNECTION", "cannot reach " + base + ": " + why(e), 0, 0, e);
@@ -188,17 +243,15 @@ public final class CloudTalkClient {
         return false;
     }
 
-    /** An answer longer than {@link #MAX_ANSWER_BYTES}. */
+    /** An answer longer than the client reads. */
     private static final class AnswerTooLarge extends IOException {
-        static final String MESSAGE = "an answer of more than " + MAX_ANSWER_BYTES + " bytes";
-
-        AnswerTooLarge() {
-            super(MESSAGE);
+        AnswerTooLarge(int maxBytes) {
+            super("an answer of more than " + maxBytes + " bytes");
         }
     }
 
     /**
-     * An answer's text, read up to {@link #MAX_ANSWER_BYTES} and until the call's deadline ({@link BodyDeadlines});
+     * An answer's text, read up to {@code maxBytes} and until the call's deadline ({@link BodyDeadlines});
      * beyond either the exchange is cancelled and the body fails ({@link AnswerTooLarge}, {@link HttpTimeoutException}).
      *
      * <p>Concurrency: the HTTP client signals a subscriber serially, so the buffer needs no lock; the subscription is
@@ -208,10 +261,12 @@ public final class CloudTalkClient {
         private final CompletableFuture<String> text = new CompletableFuture<>();
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private final long endNanos;
+        private final int maxBytes;
         private volatile Flow.Subscription subscription;
 
-        BoundedBody(long endNanos) {
+        BoundedBody(long endNanos, int maxBytes) {
             this.endNanos = endNanos;
+            this.maxBytes = maxBytes;
             BodyDeadlines.watch(this);
         }
 
@@ -249,8 +304,8 @@ public final class CloudTalkClient {
                     cancel();
                     return;
                 }
-                if (buffer.remaining() > MAX_ANSWER_BYTES - bytes.size()) {
-                    fail(new AnswerTooLarge());
+                if (buffer.remaining() > maxBytes - bytes.size()) {
+                    fail(new AnswerTooLarge(maxBytes));
                     cancel();
                     return;
                 }

@@ -209,6 +209,59 @@ class CloudTalkClientTest {
     }
 
     @Test
+    void aClientWithASmallerLimitStopsThere() throws Exception {
+        int length = CloudTalkClient.PLACEMENT_ANSWER_BYTES + 10;
+        try (RawServer large = RawServer.answering(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n[\"")
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] letters = new byte[length - 4];
+            Arrays.fill(letters, (byte) 'a');
+            out.write(letters);
+            out.write("\"]".getBytes(StandardCharsets.US_ASCII));
+        })) {
+            CloudTalkClient client = new CloudTalkClient(
+                    large.uri(), Duration.ofSeconds(5), Runnable::run, CloudTalkClient.PLACEMENT_ANSWER_BYTES);
+            CloudTalkException tooLarge = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> client.query(
+                            "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofSeconds(30)));
+
+            assertThat(tooLarge.code()).isEqualTo("BAD_ANSWER");
+            assertThat(tooLarge).hasMessage("an answer of more than 1048576 bytes");
+        }
+    }
+
+    /** A server whose answer (a 503 at its deadline, say) leaves a moment after the deadline. */
+    @Test
+    void aGraceBeyondTheDeadlineWaitsForTheServersOwnAnswer() throws Exception {
+        String timedOut = "{\"code\":\"TIMED_OUT\",\"message\":\"no answer within 50 ms\"}";
+        try (RawServer late = RawServer.answering(out -> {
+            Thread.sleep(300);
+            out.write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                            + timedOut.length() + "\r\n\r\n" + timedOut)
+                    .getBytes(StandardCharsets.US_ASCII));
+        })) {
+            CloudTalkClient client = new CloudTalkClient(late.uri(), Duration.ofSeconds(5));
+            CloudTalkException gaveUp = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> client.query(
+                            "f1 10.0.0.1 -> 10.0.0.2", EvaluatorName.HEURISTIC, false, false, Duration.ofMillis(50)));
+            assertThat(gaveUp.code()).isEqualTo("TIMEOUT");
+            CloudTalkException answered = catchThrowableOfType(
+                    CloudTalkException.class,
+                    () -> client.query(
+                            "f1 10.0.0.1 -> 10.0.0.2",
+                            EvaluatorName.HEURISTIC,
+                            false,
+                            false,
+                            Duration.ofMillis(50),
+                            Duration.ofSeconds(5)));
+            assertThat(answered.code()).isEqualTo("TIMED_OUT");
+            assertThat(answered).hasMessageContaining("no answer within 50 ms");
+        }
+    }
+
+    @Test
     void jsonReaderAcceptsJsonAndRejectsTheRest() {
         assertThat(Json.parse(" {\"a\": [1, 2.5, -3e2, true, false, null, \"x\\\"\\u00e9\\n\"], \"b\": {}} "))
                 .isEqualTo(Map.of(

@@ -44,6 +44,8 @@ public final class CloudTalkServer implements AutoCloseable {
     private static final Duration WARM_UP = Duration.ofMillis(1500);
     /** Status round trips on loopback before the API opens: the first gather is then as fast as the next ones. */
     private static final Duration WARM_UP_STATUS = Duration.ofMillis(500);
+    /** How long a stopping server waits for the queries it is answering. */
+    private static final int STOP_WAIT_SECONDS = 2;
 
     private final StatusSource dynamicStatus;
     private final StatusSource staticStatus;
@@ -176,10 +178,28 @@ public final class CloudTalkServer implements AutoCloseable {
         return metrics;
     }
 
+    /**
+     * Stops accepting connections, refuses the queries still queued (503), gives those running up to
+     * {@value #STOP_WAIT_SECONDS} s to answer (interrupted, most answer 503 at once), sends what was answered, then
+     * closes the connections and the status sources.
+     */
     @Override
     public void close() {
+        api.stopAccepting();
+        for (Runnable queued : workers.shutdownNow()) {
+            if (queued instanceof ApiHandler.QueryTask task) {
+                task.refuse();
+            }
+        }
+        try {
+            workers.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        api.drain(Duration.ofSeconds(1));
         api.close();
-        closeAll(workers, staticStatus, dynamicStatus);
+        staticStatus.close();
+        dynamicStatus.close();
     }
 
     private static void closeAll(ThreadPoolExecutor workers, StatusSource staticStatus, StatusSource dynamicStatus) {

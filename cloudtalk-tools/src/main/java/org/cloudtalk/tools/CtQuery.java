@@ -52,6 +52,12 @@ import picocli.CommandLine.Spec;
             "66:unreadable query file"
         })
 public final class CtQuery implements Callable<Integer> {
+    /**
+     * How much longer than the query's deadline ctquery waits: the server answers by the deadline (a 503 saying so at
+     * worst), and this process's first call also connects; giving up at the deadline would report no answer instead.
+     */
+    private static final Duration ANSWER_GRACE = Duration.ofSeconds(2);
+
     static final int QUERY_ERROR = Launchers.QUERY_ERROR;
     static final int REFUSED = Launchers.REFUSED;
     static final int UNAVAILABLE = Launchers.UNAVAILABLE;
@@ -97,7 +103,8 @@ public final class CtQuery implements Callable<Integer> {
             names = "--timeout-ms",
             paramLabel = "N",
             defaultValue = "2000",
-            description = "the query's deadline (default: ${DEFAULT-VALUE})")
+            description = "the query's deadline at the server, which answers by then (default: ${DEFAULT-VALUE});"
+                    + " ctquery waits up to 2 s longer for that answer")
     private long timeoutMillis;
 
     @Option(names = "-f", paramLabel = "FILE", description = "read the query from FILE")
@@ -168,7 +175,8 @@ public final class CtQuery implements Callable<Integer> {
         }
         CloudTalkClient client = new CloudTalkClient(base, Duration.ofSeconds(2));
         try {
-            QueryResult result = client.query(query, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis));
+            QueryResult result =
+                    client.query(query, evaluator, staticInfo, explain, Duration.ofMillis(timeoutMillis), ANSWER_GRACE);
             out.print(json ? result.json() + "\n" : human(result));
             return 0;
         } catch (CloudTalkException e) {

@@ -444,6 +444,46 @@ class ItchyTest {
         assertThat(words.mode()).as(words.decision()).isEqualTo(ItchyMode.MERGE);
     }
 
+    /**
+     * QMC re-maps single base records by their offsets: a mapper that writes a record's output while mapping a later
+     * one (or in cleanup) would lose it. The first job's record check sends such a job to MO under auto, and refuses
+     * it under itchy.mode=qmc; the decision model alone would pick QMC for it (long values, a cheap map).
+     */
+    @Test
+    void aMapperThatBuffersRecordsIsNotRunWithQmcAndItsIncrementsEqualARecompute() throws Exception {
+        Path root = new Path("/itchy-test/buffering");
+        Path base = new Path(root, "base");
+        WORD_COUNT.data().write(fs, new Path(base, "a.txt"), 1500, 51);
+        Path appended = new Path(root, "append-1");
+        WORD_COUNT.data().write(fs, new Path(appended, "part.txt"), 40, 52);
+
+        assertThatThrownBy(() -> bufferingJob(conf(ItchyMode.QMC), "buffering-qmc")
+                        .runFirst(List.of(base), new Path(root, "qmc-out")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("itchy.mode=qmc: mapper " + BufferingLineMapper.class.getName())
+                .hasMessageContaining("does it buffer records and write them later?");
+        assertThat(fs.exists(new Path(root, "qmc-out"))).isFalse();
+
+        ItchyJob.RunReport first =
+                bufferingJob(conf(ItchyMode.AUTO), "buffering").runFirst(List.of(base), new Path(root, "out-0"));
+        assertThat(first.mode()).isEqualTo(ItchyMode.MO);
+        assertThat(first.decision()).contains("-> QMC; but mapper").endsWith("-> MO");
+        bufferingJob(conf(ItchyMode.AUTO), "buffering").runIncrement(List.of(appended), new Path(root, "out-1"));
+
+        Configuration plain = conf(ItchyMode.OFF);
+        bufferingJob(plain, "buffering-full").runFirst(List.of(base, appended), new Path(root, "full"));
+        assertThat(ItchyOutput.current(conf(ItchyMode.AUTO), "buffering"))
+                .isEqualTo(ItchyOutput.read(plain, new Path(root, "full")));
+    }
+
+    private static ItchyJob bufferingJob(Configuration conf, String name) {
+        return ItchyJob.create(conf, name)
+                .mapper(BufferingLineMapper.class)
+                .reducer(BufferingLineMapper.CountReducer.class)
+                .mapOutput(Text.class, Text.class)
+                .output(Text.class, IntWritable.class);
+    }
+
     @Test
     void refusesIncrementsThatWouldBeWrong() throws Exception {
         Configuration conf = conf(ItchyMode.MO);

@@ -45,7 +45,8 @@ public class CloudTalkShardHandlerFactory extends HttpShardHandlerFactory {
         AdvisorConfig config = AdvisorConfig.from(values);
         ExecutorService executor = Executors.newCachedThreadPool(Threads.named("cloudtalk-solr-http"));
         try {
-            CloudTalkClient client = new CloudTalkClient(config.server(), config.queryTimeout(), executor);
+            CloudTalkClient client = new CloudTalkClient(
+                    config.server(), config.queryTimeout(), executor, CloudTalkClient.PLACEMENT_ANSWER_BYTES);
             advisor = new ReplicaAdvisor(config, new ClientHintSource(client, config.evaluator()), metrics);
         } catch (RuntimeException e) {
             executor.shutdownNow();

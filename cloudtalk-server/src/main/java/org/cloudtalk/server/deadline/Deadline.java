@@ -63,9 +63,12 @@ public final class Deadline {
         return new Deadline(clock, now + Math.max(0, atNanos - now) / 2, true);
     }
 
-    /** @throws DeadlineExceededException once the deadline has passed */
+    /**
+     * @throws DeadlineExceededException once the deadline has passed, or when the thread was interrupted (the server
+     *     is stopping: long work, such as the flow estimator's, stops at its next check as it would at the deadline)
+     */
     public void check() {
-        if (expired()) {
+        if (expired() || Thread.currentThread().isInterrupted()) {
             throw new DeadlineExceededException();
         }
     }

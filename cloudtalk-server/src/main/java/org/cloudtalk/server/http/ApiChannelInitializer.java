@@ -2,7 +2,6 @@ package org.cloudtalk.server.http;
 
 import static java.util.Objects.requireNonNull;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
@@ -70,7 +69,8 @@ public final class ApiChannelInitializer extends ChannelInitializer<SocketChanne
     /**
      * Refuses bodies over the limit with the API's JSON 413 and closes: the rest of the body is not read. That holds
      * for {@code Expect: 100-continue} too, where the client has not sent the body and would otherwise find the
-     * connection waiting for it.
+     * connection waiting for it. Refusals go down the pipeline as {@link PipelinedRequests.Refusal}s, answered in
+     * their turn after the requests before them, not ahead of those answers.
      */
     private static final class BoundedAggregator extends HttpObjectAggregator {
         BoundedAggregator(int maxBodyBytes) {
@@ -79,7 +79,8 @@ public final class ApiChannelInitializer extends ChannelInitializer<SocketChanne
 
         @Override
         protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-            ctx.writeAndFlush(tooLarge()).addListener(ChannelFutureListener.CLOSE);
+            ctx.channel().config().setAutoRead(false);
+            ctx.fireChannelRead(new PipelinedRequests.Refusal(tooLarge()));
         }
 
         @Override
@@ -90,10 +91,12 @@ public final class ApiChannelInitializer extends ChannelInitializer<SocketChanne
             }
             HttpResponseStatus status = full.status();
             ReferenceCountUtil.release(response);
-            return status.equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)
-                    ? tooLarge()
-                    : Responses.closing(Responses.error(
-                            ApiError.EXPECTATION_FAILED, "only the expectation 100-continue is supported"));
+            if (!status.equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)) {
+                pipeline.context(this)
+                        .fireChannelRead(new PipelinedRequests.Refusal(Responses.closing(Responses.error(
+                                ApiError.EXPECTATION_FAILED, "only the expectation 100-continue is supported"))));
+            }
+            return null; // a body over the limit goes on to handleOversizedMessage
         }
 
         private FullHttpResponse tooLarge() {

@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.cloudtalk.client.api.ApiError;
 import org.cloudtalk.client.api.EvaluatorName;
@@ -148,34 +149,89 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         // Answered 503 at the deadline from the event loop, whether the query is still queued or running.
         reply.sendAt(deadline, () -> count(timedOut(options), start));
         try {
-            workers.execute(() -> {
-                FullHttpResponse response = null;
-                try (ticket) {
-                    if (reply.isClaimed()) {
-                        return; // its deadline passed while it waited for a worker: answered 503, not run at all
-                    }
-                    Outcome outcome = answer(text, options, deadline);
-                    if (reply.claim()) {
-                        response = count(outcome, start);
-                    } else {
-                        outcome.response().release();
-                    }
-                }
-                // Released before the answer leaves: a client that sends its next query as soon as it has the answer
-                // must not find its previous one still counted against its in-flight cap.
-                if (response != null) {
-                    reply.write(response);
-                }
-            });
+            workers.execute(new QueryTask(text, options, deadline, start, ticket, reply));
         } catch (RejectedExecutionException e) {
             reply.claim(); // answered below, not by the timer
             ticket.close();
+            if (workers instanceof ExecutorService pool && pool.isShutdown()) {
+                metrics.query("unavailable", System.nanoTime() - start);
+                respond(ctx, request, Responses.error(ApiError.UNAVAILABLE, "the server is stopping"));
+                return;
+            }
             metrics.query("overloaded", System.nanoTime() - start);
             respond(
                     ctx,
                     request,
                     Responses.error(
                             ApiError.OVERLOADED, "the server is answering as many queries as it can; retry shortly"));
+        }
+    }
+
+    /**
+     * One admitted query on its way through a worker. A server that stops refuses those still queued
+     * ({@link #refuse}): their clients get a 503 rather than a connection closed without an answer.
+     */
+    public final class QueryTask implements Runnable {
+        private final String text;
+        private final QueryService.Options options;
+        private final Deadline deadline;
+        private final long start;
+        private final Admission.Ticket ticket;
+        private final OnceReply reply;
+
+        QueryTask(
+                String text,
+                QueryService.Options options,
+                Deadline deadline,
+                long start,
+                Admission.Ticket ticket,
+                OnceReply reply) {
+            this.text = text;
+            this.options = options;
+            this.deadline = deadline;
+            this.start = start;
+            this.ticket = ticket;
+            this.reply = reply;
+        }
+
+        @Override
+        public void run() {
+            FullHttpResponse response = null;
+            try (ticket) {
+                if (reply.isClaimed()) {
+                    return; // its deadline passed while it waited for a worker: answered 503, not run at all
+                }
+                Outcome outcome = answer(text, options, deadline);
+                if (reply.claim()) {
+                    if (deadline.expired() && outcome.answer().isPresent()) {
+                        // Found in time but ready only after the deadline (reserving, writing the JSON): the
+                        // client was promised an answer or a 503 by then.
+                        outcome.response().release();
+                        outcome = timedOut(options);
+                    }
+                    response = count(outcome, start);
+                } else {
+                    outcome.response().release();
+                }
+            }
+            // Released before the answer leaves: a client that sends its next query as soon as it has the answer
+            // must not find its previous one still counted against its in-flight cap.
+            if (response != null) {
+                reply.write(response);
+            }
+        }
+
+        /** Answers 503 UNAVAILABLE without running the query: the server is stopping. */
+        public void refuse() {
+            ticket.close();
+            if (reply.claim()) {
+                reply.write(count(
+                        new Outcome(
+                                Responses.error(ApiError.UNAVAILABLE, "the server is stopping"),
+                                "unavailable",
+                                Optional.empty()),
+                        start));
+            }
         }
     }
 

@@ -6,8 +6,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /** The tenant API's listening socket: one acceptor thread and a small pool of I/O threads. */
@@ -74,9 +76,26 @@ public final class HttpApiServer implements AutoCloseable {
         return (InetSocketAddress) channel.localAddress();
     }
 
+    /** Stops accepting connections; those open stay open. */
+    public void stopAccepting() {
+        channel.close().awaitUninterruptibly();
+    }
+
+    /**
+     * Waits until each I/O thread has run what was handed to it so far (answers written from workers among them), at
+     * most {@code wait} for each: closing the connections first would drop those answers unsent.
+     */
+    public void drain(Duration wait) {
+        for (EventExecutor executor : io) {
+            if (!executor.isShuttingDown()) { // closed already
+                executor.submit(() -> {}).awaitUninterruptibly(wait.toMillis());
+            }
+        }
+    }
+
     @Override
     public void close() {
-        channel.close().awaitUninterruptibly();
+        stopAccepting();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         io.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
     }

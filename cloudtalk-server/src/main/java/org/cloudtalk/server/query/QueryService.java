@@ -3,6 +3,7 @@ package org.cloudtalk.server.query;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,7 +34,6 @@ import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
-import org.cloudtalk.server.eval.ProcessorBound;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.SearchCut;
 import org.cloudtalk.server.eval.exhaustive.ExhaustiveEvaluator;
@@ -90,6 +90,9 @@ public final class QueryService {
         }
     }
 
+    /** Evaluators that run the flow estimator, for up to a query's deadline: they evaluate on processor permits. */
+    private static final Set<EvaluatorName> PROCESSOR_BOUND = EnumSet.of(EvaluatorName.FLOW, EvaluatorName.EXHAUSTIVE);
+
     /** Each retry sees the reservations that beat it, so N racing queries settle within N attempts. */
     private static final int RESERVATION_ATTEMPTS = 16;
 
@@ -103,6 +106,7 @@ public final class QueryService {
     private final ParsedQueries parsedQueries;
     private final Map<EvaluatorName, Evaluator> evaluators = new HashMap<>();
     private final HeuristicEvaluator heuristic = new HeuristicEvaluator();
+    private final ProcessorPermits processors;
 
     public QueryService(
             StatusSource dynamicStatus,
@@ -176,15 +180,14 @@ public final class QueryService {
         // The server's topology (the packet settings carry it) makes every estimate share rack and pod uplinks too.
         FlowEstimator estimator = new FlowEstimator(limits.maxEstimatorEvents(), packet.topology());
         int spareProcessors = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-        Semaphore processors = new Semaphore(spareProcessors, true);
         // The heuristic costs microseconds (variables x candidates) and runs at once; the evaluators that run the flow
-        // estimator can take up to their deadline, so they share the processors' permits. Refined, the default,
-        // searches on permits of its own for at most half its time left, so that it never queues behind them.
+        // estimator can take up to their deadline, so they share the processors' permits (PROCESSOR_BOUND). Refined,
+        // the default, searches on permits of its own for at most half its time left, so that it never queues behind
+        // them.
+        this.processors = new ProcessorPermits(spareProcessors);
         evaluators.put(EvaluatorName.HEURISTIC, heuristic);
-        evaluators.put(EvaluatorName.FLOW, new ProcessorBound(new FlowEvaluator(heuristic, estimator), processors));
-        evaluators.put(
-                EvaluatorName.EXHAUSTIVE,
-                new ProcessorBound(new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator), processors));
+        evaluators.put(EvaluatorName.FLOW, new FlowEvaluator(heuristic, estimator));
+        evaluators.put(EvaluatorName.EXHAUSTIVE, new ExhaustiveEvaluator(limits.maxExhaustiveBindings(), estimator));
         evaluators.put(
                 EvaluatorName.REFINED,
                 new RefinedEvaluator(
@@ -213,6 +216,9 @@ public final class QueryService {
         try {
             return answerBy(text, options, deadline);
         } catch (DeadlineExceededException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("the server is stopping");
+            }
             throw new QueryRejectedException(
                     ApiError.TIMED_OUT, "no answer within " + options.timeout().toMillis() + " ms");
         }
@@ -250,7 +256,7 @@ public final class QueryService {
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
             try {
-                evaluation = evaluator.evaluate(shuffled, state, deadline);
+                evaluation = evaluate(evaluator, options, shuffled, state, deadline);
                 scores = options.explain() ? explanation(query, shuffled, state, deadline) : Map.of();
             } catch (CostLimitException e) {
                 throw new QueryRejectedException(ApiError.OVER_LIMITS, e.getMessage());
@@ -279,6 +285,23 @@ public final class QueryService {
                         evaluation.notes(),
                         evaluation.cut());
             }
+        }
+    }
+
+    /** Evaluates, holding a processor permit (waiting counts against the deadline) where the evaluator needs one. */
+    private Evaluation evaluate(
+            Evaluator evaluator, Options options, QueryModel query, ClusterState state, Deadline deadline)
+            throws InterruptedException {
+        if (!PROCESSOR_BOUND.contains(options.evaluator())) {
+            return evaluator.evaluate(query, state, deadline);
+        }
+        if (!processors.acquire(options.tenant(), deadline.remaining())) {
+            throw new DeadlineExceededException();
+        }
+        try {
+            return evaluator.evaluate(query, state, deadline);
+        } finally {
+            processors.release();
         }
     }
 

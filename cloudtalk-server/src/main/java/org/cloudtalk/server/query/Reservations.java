@@ -70,8 +70,8 @@ public final class Reservations {
         }
 
         /**
-         * The state with the reserved load counted ({@link ReservedLoad#addTo}, at {@code weight}); hosts in
-         * {@code literal} are named by the query itself and keep their measured load.
+         * The state with the reserved load counted ({@link ReservedLoad#addTo}, at {@code weight}), on hosts without
+         * status too; hosts in {@code literal} are named by the query itself and keep their measured load.
          */
         public ClusterState applyTo(ClusterState state, Set<String> literal, double weight) {
             if (loads.isEmpty()) {
@@ -79,9 +79,10 @@ public final class Reservations {
             }
             Map<String, HostLoad> adjusted = new HashMap<>(state.hosts());
             loads.forEach((host, load) -> {
-                HostLoad measured = adjusted.get(host);
-                if (measured != null && !literal.contains(host)) {
-                    adjusted.put(host, load.addTo(measured, weight));
+                if (!literal.contains(host)) {
+                    // A host without status counts as heavily loaded; unreserved, it would win every answer once the
+                    // hosts with status were reserved past their capacity.
+                    adjusted.put(host, load.addTo(state.load(host), weight));
                 }
             });
             return new ClusterState(adjusted);

@@ -127,6 +127,39 @@ class EvaluatorTest {
     }
 
     /**
+     * Greedy choice alone would give A the best host, B's only candidate, and refuse a query that has an answer; so
+     * would C taking 10.0.0.1 before A and B, both limited to 10.0.0.1 and 10.0.0.2, need them.
+     */
+    @Test
+    void everyEvaluatorAnswersAQueryWhoseOnlyBindingsGreedyChoiceWouldMiss() {
+        ClusterState state =
+                States.state(Map.of("10.0.0.1", idle(100 * MIB), "10.0.0.2", idle(10 * MIB), "10.0.0.3", idle(MIB)));
+        List<Evaluator> evaluators =
+                List.of(heuristic, new FlowEvaluator(heuristic, estimator), exhaustive, new RefinedEvaluator());
+        for (Evaluator evaluator : evaluators) {
+            Binding pair = evaluator
+                    .evaluate(
+                            model("A = (10.0.0.1 10.0.0.2)\nB = (10.0.0.1)\nf1 A -> 10.0.1.1 size 1M\n"
+                                    + "f2 B -> 10.0.1.2 size 1M"),
+                            state)
+                    .binding();
+            assertThat(List.of(pair.valueOf("A"), pair.valueOf("B")))
+                    .as("%s", evaluator)
+                    .containsExactly("10.0.0.2", "10.0.0.1");
+            Binding three = evaluator
+                    .evaluate(
+                            model("C = (10.0.0.1 10.0.0.2 10.0.0.3)\nA = B = (10.0.0.1 10.0.0.2)\n"
+                                    + "f1 C -> 10.0.1.1 size 1M\nf2 A -> 10.0.1.2 size 1M\nf3 B -> 10.0.1.3 size 1M"),
+                            state)
+                    .binding();
+            assertThat(three.valueOf("C")).as("%s", evaluator).isEqualTo("10.0.0.3");
+            assertThat(List.of(three.valueOf("A"), three.valueOf("B")))
+                    .as("%s", evaluator)
+                    .containsExactlyInAnyOrder("10.0.0.1", "10.0.0.2");
+        }
+    }
+
+    /**
      * Endless flows give no completion time to compare bindings by: refined answers with the heuristic's binding, as
      * the heuristic would, instead of refusing the query.
      */

@@ -222,6 +222,39 @@ class DeadlineUnderLoadTest {
         }
     }
 
+    /**
+     * A server that stops answers every query it has: those queued for a worker and those running (the estimator stops
+     * at its next check once interrupted) get 503 UNAVAILABLE, none a connection closed without an answer.
+     */
+    @Test
+    void aStoppingServerAnswersEveryQueryItHas503() throws Exception {
+        String heavy = Coupled.rateChain(300);
+        ExecutorService clients = Executors.newCachedThreadPool();
+        try {
+            CloudTalkServer stopping = CloudTalkServer.start(ServerConfig.from(Map.of(
+                    "status.file", statusFile.toString(), "port", "0", "workers", "4", "workers.per.tenant", "4")));
+            int stoppingPort = stopping.localAddress().getPort();
+            List<Future<Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                String tenant = "127.0.0." + (2 + i % 4);
+                replies.add(clients.submit(() -> post(stoppingPort, tenant, "evaluator=flow&timeoutMs=30000", heavy)));
+            }
+            Thread.sleep(700); // four running (one estimating, three waiting for its permit), four queued
+            long start = System.nanoTime();
+            stopping.close();
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(4_000L);
+            stopping.close(); // closing again does nothing
+            for (Future<Reply> reply : replies) {
+                Reply stopped = reply.get(30, TimeUnit.SECONDS);
+                assertThat(stopped.status()).as(stopped.body()).isEqualTo(503);
+                assertThat(stopped.body())
+                        .isEqualTo("{\"code\":\"UNAVAILABLE\",\"message\":\"the server is stopping\"}");
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
     /** A response: status, body, and the time from sending the request to reading the whole response. */
     record Reply(int status, String body, long millis) {}
 

@@ -123,6 +123,59 @@ class HttpConnectionTest {
     }
 
     @Test
+    void aClientThatNeverReadsItsAnswersIsNotReadFromEitherAndOthersAreStillServed() throws Exception {
+        // Padded requests: kernel buffers fill with few of them once the server stops reading.
+        byte[] request = ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + "p".repeat(3_000) + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        Socket greedy = new Socket();
+        greedy.setReceiveBufferSize(4096);
+        greedy.connect(new InetSocketAddress("127.0.0.1", port));
+        greedy.setSoTimeout(10_000);
+        java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+        Thread writer = new Thread(() -> {
+            try {
+                OutputStream out = greedy.getOutputStream();
+                while (sent.get() < 200_000) {
+                    out.write(request);
+                    sent.incrementAndGet();
+                }
+            } catch (IOException closed) {
+                // the test closed the socket
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        try {
+            // A server that kept reading would take all 200,000 (600 MB) and hold their answers; one that stops
+            // reading stalls the writer once the kernel's buffers are full.
+            long before = -1;
+            for (int i = 0; i < 150 && sent.get() != before; i++) {
+                before = sent.get();
+                Thread.sleep(200);
+            }
+            long stalledAt = sent.get();
+            assertThat(stalledAt).isLessThan(200_000);
+            Thread.sleep(500);
+            assertThat(sent.get()).isEqualTo(stalledAt);
+
+            try (Socket other = connect()) {
+                other.getOutputStream().write(get("/healthz").getBytes(StandardCharsets.US_ASCII));
+                assertThat(read(new BufferedInputStream(other.getInputStream())).status())
+                        .isEqualTo(200);
+            }
+
+            // Every request it did send is answered once it reads, in order and none lost.
+            InputStream in = new BufferedInputStream(greedy.getInputStream());
+            for (long answered = 0; answered < stalledAt; answered++) {
+                assertThat(read(in).body()).isEqualTo("{\"status\":\"ok\"}");
+            }
+        } finally {
+            greedy.close();
+            writer.join(10_000);
+        }
+    }
+
+    @Test
     void badPercentEncodingIsA400AndTheConnectionStaysUsable() throws Exception {
         try (Socket socket = connect()) {
             OutputStream out = socket.getOutputStream();
@@ -168,6 +221,31 @@ class HttpConnectionTest {
             assertThat(response.body())
                     .startsWith("{\"code\":\"TOO_LARGE\",\"message\":\"request body over 4096 bytes");
             assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aRefusalPipelinedBehindAQueryWaitsForItsAnswer() throws Exception {
+        status.delayMillis = 300;
+        Map<String, Integer> refusals = Map.of(
+                "POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(5_000),
+                413,
+                "POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: foo\r\n\r\nhello",
+                417);
+        for (Map.Entry<String, Integer> refusalOf : refusals.entrySet()) {
+            String refused = refusalOf.getKey();
+            try (Socket socket = connect()) {
+                socket.getOutputStream()
+                        .write((post("/v1/query", QUERY) + refused).getBytes(StandardCharsets.US_ASCII));
+                InputStream in = new BufferedInputStream(socket.getInputStream());
+                Response answer = read(in);
+                assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+                assertThat(answer.body()).contains("\"bindings\"");
+                Response refusal = read(in);
+                assertThat(refusal.status()).isEqualTo(refusalOf.getValue());
+                assertThat(refusal.headers()).containsIgnoringCase("connection: close");
+                assertThat(in.read()).isEqualTo(-1);
+            }
         }
     }
 

@@ -84,8 +84,8 @@ class RefinedCutMetricsTest {
             Thread.sleep(500);
             List<Future<Reply>> victims = new ArrayList<>();
             for (int i = 0; i < VICTIMS; i++) {
-                victims.add(clients.submit(() ->
-                        post(port, "127.0.0.4", "timeoutMs=400", "A = (10.8.0.2 10.8.0.3)\nf1 10.8.0.1 -> A size 1M")));
+                victims.add(clients.submit(() -> post(
+                        port, "127.0.0.4", "timeoutMs=1000", "A = (10.8.0.2 10.8.0.3)\nf1 10.8.0.1 -> A size 1M")));
             }
             for (Future<Reply> victim : victims) {
                 Reply reply = victim.get(30, TimeUnit.SECONDS);

@@ -158,6 +158,31 @@ class ReservationSpreadTest {
     }
 
     @Test
+    void aHostWhoseStatusIsMissingIsReservedTooAndDoesNotSoakUpTheAnswers() throws Exception {
+        for (int i = 1; i <= 4; i++) {
+            status.loads.put("10.0.0." + i, new HostLoad(100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0));
+        }
+        // 10.0.0.5 has no status: heavily loaded. Once the others are reserved past their capacity it scores best,
+        // but only until it holds a reservation of its own.
+        QueryService service = service(Duration.ofSeconds(1));
+        Map<String, Integer> chosen = new TreeMap<>();
+        for (int i = 0; i < 100; i++) {
+            chosen.merge(
+                    service.answer(
+                                    "X = (10.0.0.1 10.0.0.2 10.0.0.3 10.0.0.4 10.0.0.5)\nf1 X -> 10.0.1.1 size 100M",
+                                    options())
+                            .binding()
+                            .valueOf("X"),
+                    1,
+                    Integer::sum);
+        }
+        assertThat(chosen.getOrDefault("10.0.0.5", 0)).isLessThanOrEqualTo(2);
+        for (int i = 1; i <= 4; i++) {
+            assertThat(chosen.get("10.0.0." + i)).isBetween(20, 30);
+        }
+    }
+
+    @Test
     void aReservationCountsTheFlowsThroughTheHostAtTheirRateOrSizeOverTheHold() {
         HostLoad idle = new HostLoad(100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0, 100 * MIB, 0);
         org.cloudtalk.server.state.ClusterState state = new org.cloudtalk.server.state.ClusterState(

@@ -61,7 +61,7 @@ public record HdfsHintSettings(
                 HintSettings.flag(conf, READ_ENABLED, true),
                 (int) HintSettings.number(conf, MAX_CANDIDATES, 30, 2, 10_000),
                 endpoints,
-                HintSettings.number(conf, READ_BYTES, blockSize(conf), 1, Long.MAX_VALUE / 2),
+                HintSettings.bytes(conf, READ_BYTES, blockSize(conf), 1, Long.MAX_VALUE / 2),
                 (int) HintSettings.number(conf, BLOCKS_PER_QUERY, 4, 1, 64),
                 Duration.ofMillis(HintSettings.number(conf, ANSWER_REUSE_MS, 100, 1, 60_000)),
                 HintSettings.evaluator(conf, WRITE_EVALUATOR, "heuristic"));

@@ -62,7 +62,8 @@ public final class HintClient {
         // The JDK client's own work (sending, reading the answer) runs on the thread that hands it over, mostly its
         // selector thread, instead of on a pool: a hint thread waits for it anyway, and each hand-off cost the
         // NameNode's block allocations throughput.
-        this.client = new CloudTalkClient(settings.server(), settings.deadline(), HintClient::runHere);
+        this.client = new CloudTalkClient(
+                settings.server(), settings.deadline(), HintClient::runHere, CloudTalkClient.PLACEMENT_ANSWER_BYTES);
         this.fallbackLog = new FallbackLog(plugin, settings.logInterval());
         AtomicInteger threads = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(
@@ -175,6 +176,16 @@ public final class HintClient {
                 hosts.add(host);
             }
             bound.add(hosts);
+        }
+        int declared = query.query().declarations().stream()
+                .mapToInt(declaration -> declaration.names().size())
+                .sum();
+        if (result.bindings().size() != declared) {
+            // Variables the query does not have: an answer to another query, or a server gone wrong.
+            fallback(
+                    Fallback.BAD_ANSWER,
+                    "the answer binds " + result.bindings().size() + " variables; the query has " + declared);
+            return Optional.empty();
         }
         List<String> byScore = candidates.stream()
                 .sorted(Comparator.comparingDouble((String candidate) -> bestScore(result.candidateScores(), candidate))

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.StringUtils;
 import org.cloudtalk.client.CloudTalkClient;
 import org.cloudtalk.client.api.EvaluatorName;
 
@@ -24,6 +25,7 @@ public record HintSettings(
     public static final String LOG_INTERVAL_MS = "cloudtalk.fallback.log.interval.ms";
 
     private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
+    private static final Pattern SIZE = Pattern.compile("-?[0-9]+[kKmMgGtTpPeE]?");
     private static final Pattern DECIMAL = Pattern.compile("[0-9]*\\.?[0-9]+");
 
     public static final String DEFAULT_SERVER_URI = "http://127.0.0.1:7480";
@@ -73,6 +75,30 @@ public record HintSettings(
         }
         if (number < min || number > max) {
             throw invalid(value, key, "must be between " + min + " and " + max);
+        }
+        return number;
+    }
+
+    /**
+     * A size in bytes as Hadoop's own size keys take it ({@code dfs.blocksize}): digits with an optional binary suffix
+     * {@code k m g t p e} in either case ({@code 128m}), or the default when the key is unset.
+     */
+    public static long bytes(Configuration conf, String key, long defaultValue, long min, long max) {
+        String value = conf.getTrimmed(key);
+        if (value == null || value.isEmpty()) {
+            return defaultValue;
+        }
+        long number;
+        try {
+            if (!SIZE.matcher(value).matches()) {
+                throw new IllegalArgumentException();
+            }
+            number = StringUtils.TraditionalBinaryPrefix.string2long(value);
+        } catch (IllegalArgumentException e) { // also a size over what a long holds
+            throw invalid(value, key, "not a size in bytes (digits, optionally followed by k, m, g, t, p or e)");
+        }
+        if (number < min || number > max) {
+            throw invalid(value, key, "must be between " + min + " and " + max + " bytes");
         }
         return number;
     }

@@ -51,6 +51,15 @@ class HintSettingsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"128m, 134217728", "64K, 65536", "1g, 1073741824", "4096, 4096"})
+    void theReadSizeTakesSizesAsDfsBlocksizeDoes(String readBytes, long bytes) {
+        Configuration conf = new Configuration(false);
+        conf.set(HdfsHintSettings.READ_BYTES, readBytes);
+
+        assertThat(HdfsHintSettings.from(conf).readBytes()).isEqualTo(bytes);
+    }
+
+    @ParameterizedTest
     @CsvSource({"http://[::1]:7480", "http://[::1]:7480/", "http://cloudtalk.example:7480"})
     void aServerUriIsAHostAndAPort(String uri) {
         Configuration conf = new Configuration(false);
@@ -99,6 +108,9 @@ class HintSettingsTest {
                 "cloudtalk.hdfs.write.blocks.per.query | 0 | Invalid value 0 for cloudtalk.hdfs.write.blocks.per.query: must be between 1 and 64",
                 "cloudtalk.hdfs.write.evaluator | best | Invalid value best for cloudtalk.hdfs.write.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.answer.reuse.ms | -5 | Invalid value -5 for cloudtalk.hdfs.write.answer.reuse.ms: must be between 1 and 60000",
+                "cloudtalk.hdfs.read.bytes | 128 MB | Invalid value 128 MB for cloudtalk.hdfs.read.bytes: not a size in bytes (digits, optionally followed by k, m, g, t, p or e)",
+                "cloudtalk.hdfs.read.bytes | 9e | Invalid value 9e for cloudtalk.hdfs.read.bytes: not a size in bytes (digits, optionally followed by k, m, g, t, p or e)",
+                "cloudtalk.hdfs.read.bytes | 0k | Invalid value 0k for cloudtalk.hdfs.read.bytes: must be between 1 and 4611686018427387903 bytes",
             })
     void badValuesSayWhatIsWrong(String key, String value, String message) {
         Configuration conf = new Configuration(false);

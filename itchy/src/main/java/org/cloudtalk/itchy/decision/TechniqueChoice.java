@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public record TechniqueChoice(ItchyMode mode, String decision) {
     private static final Logger log = LoggerFactory.getLogger(TechniqueChoice.class);
+    /** Records each mapped alone to check QMC's premise: one new mapper instance each. */
+    private static final int RECORD_LOCALITY_RECORDS = 100;
 
     /**
      * Chooses the technique of {@code job}'s first job over {@code files}, timing the map sample as a phase of
@@ -36,10 +38,11 @@ public record TechniqueChoice(ItchyMode mode, String decision) {
         ItchyMode requested = ItchyMode.parse(conf.get(ItchyConf.MODE, "auto"));
         boolean mergeGiven = job.merge() != null;
         DecisionModel.Sample sample = null;
+        int sampleRecords = conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000);
+        Path sampled = requested == ItchyMode.OFF ? files.get(0) : firstWithRecords(conf, files);
         if (requested != ItchyMode.OFF) {
             long sampleStart = System.nanoTime();
-            sample = MapSampler.sampleDeterministic(
-                    conf, job.mapper(), files.get(0), conf.getInt(ItchyConf.SAMPLE_RECORDS, 10_000));
+            sample = MapSampler.sampleDeterministic(conf, job.mapper(), sampled, sampleRecords);
             driver.phase("map sample", sampleStart);
         }
         ItchyMode mode;
@@ -65,6 +68,20 @@ public record TechniqueChoice(ItchyMode mode, String decision) {
             mode = ItchyMode.MO;
             decision += "; but " + notReReadable.get() + " -> MO";
         }
+        if (mode == ItchyMode.QMC) {
+            long checkStart = System.nanoTime();
+            Optional<String> notRecordLocal = RecordLocality.problem(
+                    conf, job.mapper(), sampled, Math.min(sampleRecords, RECORD_LOCALITY_RECORDS));
+            driver.phase("record check", checkStart);
+            if (notRecordLocal.isPresent()) {
+                if (requested != ItchyMode.AUTO) {
+                    throw new ItchyException("itchy.mode=qmc: " + notRecordLocal.get() + "; QMC re-maps single"
+                            + " records, and its increments would not equal a recompute: use itchy.mode=mo or auto");
+                }
+                mode = ItchyMode.MO;
+                decision += "; but " + notRecordLocal.get() + " -> MO";
+            }
+        }
         if (mode == ItchyMode.MERGE && !mergeGiven) {
             throw new ItchyException(
                     "itchy.mode=merge needs a merge function: ItchyJob.setMerge or " + ItchyConf.MERGE_CLASS);
@@ -76,5 +93,15 @@ public record TechniqueChoice(ItchyMode mode, String decision) {
             log.info("itchy {}: first job with {} ({})", job.name(), mode, decision);
         }
         return new TechniqueChoice(mode, decision);
+    }
+
+    /** The first file with anything in it: a sample of an empty first file would show nothing. */
+    private static Path firstWithRecords(Configuration conf, List<Path> files) throws IOException {
+        for (Path file : files) {
+            if (file.getFileSystem(conf).getFileStatus(file).getLen() > 0) {
+                return file;
+            }
+        }
+        return files.get(0);
     }
 }

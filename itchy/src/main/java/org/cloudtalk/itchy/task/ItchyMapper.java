@@ -67,6 +67,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         Writables writables = new Writables();
         DataOutputBuffer keyBuffer = new DataOutputBuffer();
         int[] emitsOfRecord = {0};
+        boolean[] mapping = {false};
         // Counted locally and added to the task's counters once: a counter lookup per record is measurable.
         long[] counts = new long[ItchyCounters.values().length];
         Mapper.Context wrapped = new WrappedMapper().new Context(context) {
@@ -77,6 +78,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
                 }
                 emitsOfRecord[0] = 0;
                 boolean more = context.nextKeyValue();
+                mapping[0] = more;
                 if (more) {
                     counts[ItchyCounters.MAP_INPUT_RECORDS.ordinal()]++;
                     if (context.getCurrentValue() instanceof org.apache.hadoop.io.Text line) {
@@ -109,6 +111,13 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
                 if (!wrap) {
                     context.write(key, value);
                     return;
+                }
+                if (!mapping[0]) {
+                    // QMC tags each value with the record it came from; the first job's record check catches most
+                    // such mappers, this the rest (a job whose stored technique predates the check, say).
+                    throw new IOException("QMC needs a mapper that writes each record's output while mapping that"
+                            + " record, but " + user.getClass().getName() + " wrote in setup() or cleanup(); run the"
+                            + " job with itchy.mode=mo");
                 }
                 DataOutputBuffer serialized = writables.serialize((Writable) value);
                 itchyValue.set(serialized.getData(), serialized.getLength());

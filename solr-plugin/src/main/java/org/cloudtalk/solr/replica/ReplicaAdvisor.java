@@ -20,6 +20,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicaAdvisor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaAdvisor.class);
+    private static final long WARNING_INTERVAL_SECONDS = 60;
     private static final int MAX_CACHED = 1024;
 
     private final AdvisorConfig config;
@@ -44,6 +47,10 @@ public final class ReplicaAdvisor implements AutoCloseable {
     private final HostMapper mapper;
     private final ThreadPoolExecutor queries;
     private final ConcurrentHashMap<PoolKey, Entry> cache = new ConcurrentHashMap<>();
+    /** When the next warning may be logged (nanos), and how many were not logged since the last one. */
+    private final AtomicLong nextWarning = new AtomicLong(System.nanoTime());
+
+    private final AtomicLong unwarned = new AtomicLong();
 
     public ReplicaAdvisor(AdvisorConfig config, HintSource source, AdvisorMetrics metrics) {
         this.config = requireNonNull(config, "config is null");
@@ -121,25 +128,21 @@ public final class ReplicaAdvisor implements AutoCloseable {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof HintSource.HintException hint) {
-                log.debug("Keeping Solr's replica order ({}): {}", hint.fallback(), hint.getMessage());
+                warnNowAndThen(() -> "Keeping Solr's replica order (" + hint.fallback() + "): " + hint.getMessage());
                 return Advice.fallback(hint.fallback());
             }
             if (cause instanceof RejectedExecutionException) {
                 return Advice.fallback(Fallback.OVERLOADED);
             }
-            log.warn("Keeping Solr's replica order: the query failed: {}", cause.toString());
+            warnNowAndThen(() -> "Keeping Solr's replica order: the query failed: " + cause);
             return Advice.fallback(Fallback.ERROR);
         }
         Map<String, Set<String>> preferred = new HashMap<>();
         for (Map.Entry<String, Map<String, String>> shard : ipsByShard.entrySet()) {
             String ip = chosen.get(shard.getKey());
             if (ip == null || !shard.getValue().containsValue(ip)) {
-                log.warn(
-                        "Keeping Solr's replica order: CloudTalk chose {} for shard {}, which holds none of its "
-                                + "replicas ({})",
-                        ip,
-                        shard.getKey(),
-                        shard.getValue());
+                warnNowAndThen(() -> "Keeping Solr's replica order: CloudTalk chose " + ip + " for shard "
+                        + shard.getKey() + ", which holds none of its replicas (" + shard.getValue() + ")");
                 return Advice.fallback(Fallback.NOT_A_REPLICA);
             }
             Set<String> nodes = new HashSet<>();
@@ -296,6 +299,21 @@ public final class ReplicaAdvisor implements AutoCloseable {
         /** The answer a refresh of this entry may stand on: its own if it succeeded. */
         Map<String, String> lastAnswer() {
             return answer.isDone() && !answer.isCompletedExceptionally() ? answer.getNow(null) : null;
+        }
+    }
+
+    /**
+     * Logs a fallback at most once per {@value #WARNING_INTERVAL_SECONDS} s, with how many were not: a busy node whose
+     * CloudTalk server is down or wrong must not write a warning per search, nor stay silent at the default level.
+     */
+    private void warnNowAndThen(Supplier<String> message) {
+        long since = unwarned.incrementAndGet();
+        long due = nextWarning.get();
+        long now = System.nanoTime();
+        if (now - due >= 0
+                && nextWarning.compareAndSet(due, now + TimeUnit.SECONDS.toNanos(WARNING_INTERVAL_SECONDS))) {
+            unwarned.addAndGet(-since);
+            log.warn("{} ({} such fallbacks since the last message)", message.get(), since);
         }
     }
 }

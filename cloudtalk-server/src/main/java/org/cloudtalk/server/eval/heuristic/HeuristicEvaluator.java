@@ -241,6 +241,11 @@ public final class HeuristicEvaluator implements Evaluator {
                 bestScore = score;
             }
         }
+        if (best < 0
+                && !variable.shared()
+                && makeRoom(query, variable, bound, used, holders(query, bound), new HashSet<>())) {
+            return;
+        }
         if (best < 0) {
             String why = variable.shared()
                     ? "disk may not be its value: " + QueryModel.DISK_RULE
@@ -254,5 +259,73 @@ public final class HeuristicEvaluator implements Evaluator {
         if (!variable.shared()) {
             used.add(chosen);
         }
+    }
+
+    /**
+     * When every candidate of {@code variable} is taken, frees one by moving the variables that hold it to other
+     * values of theirs, as an augmenting path in bipartite matching does, and binds {@code variable} to it. Greedy
+     * choice alone can leave a satisfiable query unanswered: {@code a = (h1 h2)} taking h1 before {@code b = (h1)}.
+     * The variables moved give up their best-scored value for the sake of an answer at all. Each value is tried once
+     * per repair, so a repair costs at most the candidates of the variables it visits.
+     *
+     * @param holders the variable, not shared, bound to each value so far
+     * @param visited values already tried on this path
+     * @return whether {@code variable} is now bound
+     */
+    private static boolean makeRoom(
+            QueryModel query,
+            QueryModel.Variable variable,
+            Map<String, String> bound,
+            Set<String> used,
+            Map<String, String> holders,
+            Set<String> visited) {
+        for (String candidate : variable.candidates()) {
+            if (visited.contains(candidate)
+                    || (candidate.equals(QueryModel.DISK) && !query.admits(variable.name(), candidate, bound::get))) {
+                continue;
+            }
+            visited.add(candidate);
+            String holder = holders.get(candidate);
+            if (holder == null
+                    || moveElsewhere(query, query.variable(holder), candidate, bound, used, holders, visited)) {
+                bound.put(variable.name(), candidate);
+                used.add(candidate);
+                holders.put(candidate, variable.name());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Rebinds {@code holder} from {@code value} to a free value of its own (freeing another one for it if need be). */
+    private static boolean moveElsewhere(
+            QueryModel query,
+            QueryModel.Variable holder,
+            String value,
+            Map<String, String> bound,
+            Set<String> used,
+            Map<String, String> holders,
+            Set<String> visited) {
+        bound.remove(holder.name());
+        used.remove(value);
+        holders.remove(value);
+        if (makeRoom(query, holder, bound, used, holders, visited)) {
+            return true;
+        }
+        bound.put(holder.name(), value);
+        used.add(value);
+        holders.put(value, holder.name());
+        return false;
+    }
+
+    /** Each value bound to a variable that is not shared, and that variable. */
+    private static Map<String, String> holders(QueryModel query, Map<String, String> bound) {
+        Map<String, String> holders = new HashMap<>();
+        bound.forEach((name, value) -> {
+            if (!query.variable(name).shared()) {
+                holders.put(value, name);
+            }
+        });
+        return holders;
     }
 }

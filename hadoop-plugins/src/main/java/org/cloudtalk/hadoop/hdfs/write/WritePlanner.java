@@ -206,17 +206,23 @@ final class WritePlanner {
      * The aim is the best-ranked set the default's rack rules accept — at most {@code maxPerRack} on a rack, more
      * than one rack when there are several — starting with CloudTalk's answer. The default puts the second replica
      * off the first one's rack and the third beside the second, so a replica alone on its rack goes first and a
-     * pair on one rack next.
+     * pair on one rack next. One DataNode per host at most: a host running several holds one replica, as CloudTalk
+     * answered, not two that one machine's failure would lose together.
      */
-    private static WritePreference preference(
+    static WritePreference preference(
             List<String> order, int replicas, Map<String, List<DatanodeDescriptor>> byEndpoint, int maxPerRack) {
         List<DatanodeDescriptor> ranked = new ArrayList<>();
-        order.forEach(endpoint -> ranked.addAll(byEndpoint.get(endpoint)));
+        Map<DatanodeDescriptor, String> hostOf = new HashMap<>();
+        order.forEach(endpoint -> byEndpoint.get(endpoint).forEach(node -> {
+            ranked.add(node);
+            hostOf.put(node, endpoint);
+        }));
         Set<String> racks = new HashSet<>();
         ranked.forEach(node -> racks.add(node.getNetworkLocation()));
         boolean spread = racks.size() > 1 && replicas > 1;
         List<DatanodeDescriptor> aim = new ArrayList<>(replicas);
         Map<String, Integer> perRack = new HashMap<>();
+        Set<String> aimedHosts = new HashSet<>();
         for (DatanodeDescriptor node : ranked) {
             if (aim.size() == replicas) {
                 break;
@@ -225,8 +231,9 @@ final class WritePlanner {
             boolean rackFull = spread && perRack.getOrDefault(rack, 0) >= maxPerRack;
             boolean lastOnOneRack =
                     spread && aim.size() == replicas - 1 && perRack.keySet().equals(Set.of(rack));
-            if (!rackFull && !lastOnOneRack) {
+            if (!rackFull && !lastOnOneRack && !aimedHosts.contains(hostOf.get(node))) {
                 aim.add(node);
+                aimedHosts.add(hostOf.get(node));
                 perRack.merge(rack, 1, Integer::sum);
             }
         }

@@ -1,0 +1,88 @@
+package org.cloudtalk.server.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class ProcessorPermitsTest {
+    private final ProcessorPermits permits = new ProcessorPermits(1);
+    private final List<String> granted = new CopyOnWriteArrayList<>();
+
+    /** A waiter that notes its grant, holds the permit until {@code done}, then releases it. */
+    private Thread waiter(String tenant, String name, CountDownLatch done) {
+        Thread thread = new Thread(() -> {
+            try {
+                if (permits.acquire(tenant, Duration.ofSeconds(30))) {
+                    granted.add(name);
+                    done.await();
+                    permits.release();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        thread.start();
+        return thread;
+    }
+
+    private static void awaitWaiting(Thread thread) throws InterruptedException {
+        while (thread.getState() != Thread.State.TIMED_WAITING) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void aTenantWithManyWaitingGetsOnePermitInTurnNotAllBeforeTheNext() throws Exception {
+        assertThat(permits.acquire("holder", Duration.ZERO)).isTrue();
+        CountDownLatch done = new CountDownLatch(0);
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            Thread thread = waiter("flood", "flood-" + i, done);
+            awaitWaiting(thread);
+            threads.add(thread);
+        }
+        Thread other = waiter("other", "other-1", done);
+        awaitWaiting(other);
+        threads.add(other);
+        permits.release();
+        for (Thread thread : threads) {
+            thread.join(10_000);
+        }
+        assertThat(granted).containsExactly("flood-1", "other-1", "flood-2", "flood-3", "flood-4");
+        assertThat(permits.acquire("later", Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void aWaiterThatTimesOutLeavesNoTraceAndThePermitGoesToTheNext() throws Exception {
+        assertThat(permits.acquire("holder", Duration.ZERO)).isTrue();
+        assertThat(permits.acquire("late", Duration.ofMillis(20))).isFalse();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread next = waiter("next", "next-1", done);
+        awaitWaiting(next);
+        permits.release();
+        for (int i = 0; i < 1000 && granted.isEmpty(); i++) {
+            Thread.sleep(5);
+        }
+        assertThat(granted).containsExactly("next-1");
+        assertThat(permits.acquire("another", Duration.ofMillis(20))).isFalse();
+        done.countDown();
+        next.join(10_000);
+        assertThat(permits.acquire("another", Duration.ZERO)).isTrue();
+    }
+
+    @Test
+    void anInterruptedWaiterGivesUpItsPlace() throws Exception {
+        assertThat(permits.acquire("holder", Duration.ZERO)).isTrue();
+        Thread interrupted = waiter("gone", "gone-1", new CountDownLatch(0));
+        awaitWaiting(interrupted);
+        interrupted.interrupt();
+        interrupted.join(10_000);
+        permits.release();
+        assertThat(granted).isEmpty();
+        assertThat(permits.acquire("next", Duration.ZERO)).isTrue();
+    }
+}
