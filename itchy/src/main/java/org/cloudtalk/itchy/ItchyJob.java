@@ -291,11 +291,11 @@ public final class ItchyJob {
                             + ItchyStore.table(conf) + ": run runFirst over the base input first"));
             String signature = job.signature(conf);
             if (!record.signature().equals(signature)) {
-                throw new ItchyException(
-                        "job " + name + " changed since its first job (signature " + record.signature()
-                                + ", now " + signature
-                                + "): mapper, reducer, combiner, merge function, key/value classes "
-                                + "or itchy.signature.keys differ, so its incremental data does not apply; run a new first job");
+                throw new ItchyException("job " + name + " changed since its first job (signature " + record.signature()
+                        + ", now " + signature
+                        + "): mapper, reducer, combiner, merge function, key/value classes, record delimiter,"
+                        + " sort comparator or itchy.signature.keys differ, so its incremental data does not"
+                        + " apply; run a new first job");
             }
             Driver driver = new Driver(conf, job);
             long checkStart = System.nanoTime();

@@ -476,6 +476,57 @@ class ItchyTest {
                 .isEqualTo(ItchyOutput.read(plain, new Path(root, "full")));
     }
 
+    /**
+     * Itchy keeps each intermediate key's values and result apart by its bytes: a job that reduces different keys
+     * together (a grouping comparator, or a sort comparator finding them equal) is refused, and a first job's record
+     * delimiter or sort comparator may not change under its increments.
+     */
+    @Test
+    void jobsThatReduceDifferentKeysTogetherAreRefusedAndTheirSettingsMayNotChange() throws Exception {
+        Path root = new Path("/itchy-test/key-equality");
+        Path base = new Path(root, "base");
+        try (java.io.OutputStream out = fs.create(new Path(base, "a.txt"))) {
+            out.write("Apple apple pear\nPEAR plum\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Configuration grouping = conf(ItchyMode.AUTO);
+        grouping.setClass(
+                org.apache.hadoop.mapreduce.MRJobConfig.GROUP_COMPARATOR_CLASS, IgnoringCase.class, Object.class);
+        assertThatThrownBy(
+                        () -> WORD_COUNT.job().apply(grouping, "grouped").runFirst(List.of(base), new Path(root, "g")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining(
+                        "the job groups keys with " + IgnoringCase.class.getName() + " (a secondary sort)")
+                .hasMessageContaining("run it with itchy.mode=off");
+        Path tagged = new Path(root, "tagged");
+        try (java.io.OutputStream out = fs.create(new Path(tagged, "a.txt"))) {
+            out.write("Apple;pear,5\napple,3\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Configuration sorting = conf(ItchyMode.MO);
+        sorting.setClass(org.apache.hadoop.mapreduce.MRJobConfig.KEY_COMPARATOR, IgnoringCase.class, Object.class);
+        assertThatThrownBy(() -> TAGS.job().apply(sorting, "sorted").runFirst(List.of(tagged), new Path(root, "s")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("finds two different keys of the sample equal");
+        assertThat(fs.exists(new Path(root, "g"))).isFalse();
+        assertThat(fs.exists(new Path(root, "s"))).isFalse();
+
+        Configuration pipes = conf(ItchyMode.MO);
+        pipes.set("textinputformat.record.delimiter", " ");
+        WORD_COUNT.job().apply(pipes, "delimited").runFirst(List.of(base), new Path(root, "d-0"));
+        Path appended = new Path(root, "append-1");
+        try (java.io.OutputStream out = fs.create(new Path(appended, "b.txt"))) {
+            out.write("plum fig".getBytes(StandardCharsets.UTF_8));
+        }
+        assertThatThrownBy(() -> WORD_COUNT
+                        .job()
+                        .apply(conf(ItchyMode.MO), "delimited")
+                        .runIncrement(List.of(appended), new Path(root, "d-1")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("job delimited changed since its first job");
+        WORD_COUNT.job().apply(pipes, "delimited").runIncrement(List.of(appended), new Path(root, "d-1"));
+        assertThat(ItchyOutput.current(pipes, "delimited"))
+                .isEqualTo(recompute(WORD_COUNT, pipes, List.of(base, appended), new Path(root, "d-full")));
+    }
+
     private static ItchyJob bufferingJob(Configuration conf, String name) {
         return ItchyJob.create(conf, name)
                 .mapper(BufferingLineMapper.class)

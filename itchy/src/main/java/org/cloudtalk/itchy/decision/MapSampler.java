@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -39,14 +40,17 @@ import org.cloudtalk.itchy.technique.Writables;
 public final class MapSampler {
     private MapSampler() {}
 
-    /** What one run over the sample showed, and a digest of everything the mapper emitted, in order. */
-    record Run(DecisionModel.Sample sample, String outputDigest) {}
+    /** What one run over the sample showed, the distinct keys it emitted, and a digest of everything, in order. */
+    record Run(DecisionModel.Sample sample, List<byte[]> keys, String outputDigest) {}
+
+    /** What the sample showed, and the distinct intermediate keys (serialized) it emitted. */
+    public record Sampled(DecisionModel.Sample sample, List<byte[]> keys) {}
 
     /**
      * Maps the sample twice, each time with a new mapper instance, and refuses a mapper whose outputs differ (random
      * numbers, clocks, state kept across instances): its incremental results could not equal a recompute.
      */
-    public static DecisionModel.Sample sampleDeterministic(
+    public static Sampled sampleDeterministic(
             Configuration conf, Class<? extends Mapper> mapperClass, Path file, int records)
             throws IOException, InterruptedException {
         Run first = run(conf, mapperClass, file, records);
@@ -57,7 +61,7 @@ public final class MapSampler {
                     + "(random numbers, clocks, state shared across instances?), and Itchy's increments would not "
                     + "equal a recompute; make it deterministic or run with itchy.mode=off");
         }
-        return first.sample();
+        return new Sampled(first.sample(), first.keys());
     }
 
     private static Run run(Configuration conf, Class<? extends Mapper> mapperClass, Path file, int records)
@@ -136,7 +140,8 @@ public final class MapSampler {
                 (double) counts[1] / sampled,
                 counts[0],
                 keys.size());
-        return new Run(sample, HexFormat.of().formatHex(digest.digest()));
+        List<byte[]> distinct = keys.stream().map(ByteBuffer::array).toList();
+        return new Run(sample, distinct, HexFormat.of().formatHex(digest.digest()));
     }
 
     private static MessageDigest sha256() {

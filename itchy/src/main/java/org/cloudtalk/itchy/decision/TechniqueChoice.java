@@ -42,8 +42,14 @@ public record TechniqueChoice(ItchyMode mode, String decision) {
         Path sampled = requested == ItchyMode.OFF ? files.get(0) : firstWithRecords(conf, files);
         if (requested != ItchyMode.OFF) {
             long sampleStart = System.nanoTime();
-            sample = MapSampler.sampleDeterministic(conf, job.mapper(), sampled, sampleRecords);
+            MapSampler.Sampled sampledMap = MapSampler.sampleDeterministic(conf, job.mapper(), sampled, sampleRecords);
             driver.phase("map sample", sampleStart);
+            sample = sampledMap.sample();
+            Optional<String> grouped = KeyEquality.problem(conf, job.mapKey(), sampledMap.keys());
+            if (grouped.isPresent()) {
+                throw new ItchyException(grouped.get() + ": its increments would not equal a recompute; run it with"
+                        + " itchy.mode=off");
+            }
         }
         ItchyMode mode;
         String decision;

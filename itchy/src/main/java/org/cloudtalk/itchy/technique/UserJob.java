@@ -13,6 +13,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -66,14 +67,28 @@ public record UserJob(
     }
 
     /**
+     * Settings that change what a job's stored offsets and keys mean: the record delimiter (a record's offset and
+     * text) and the sort comparator (which keys are one). An increment under other values would mix the two.
+     */
+    private static final List<String> STORED_DATA_SETTINGS =
+            List.of("textinputformat.record.delimiter", MRJobConfig.KEY_COMPARATOR);
+
+    /**
      * The job's identity: its name (two jobs of the same classes over different data must not share rows), its
-     * classes and the configuration keys listed in itchy.signature.keys.
+     * classes, the settings its stored data depends on, and the configuration keys listed in itchy.signature.keys.
      */
     public String signature(Configuration conf) {
         StringBuilder identity = new StringBuilder(name).append('\n');
         for (Class<?> type :
                 Arrays.asList(mapper, reducer, combiner, merge, mapKey, mapValue, outputKey, outputValue)) {
             identity.append(type == null ? "-" : type.getName()).append('\n');
+        }
+        // Settings the stored data depends on, where the job sets them (so jobs without them keep their identity).
+        for (String key : STORED_DATA_SETTINGS) {
+            String value = conf.get(key);
+            if (value != null) {
+                identity.append(key).append('=').append(value).append('\n');
+            }
         }
         for (String key : conf.getTrimmedStrings(ItchyConf.SIGNATURE_KEYS)) {
             identity.append(key).append('=').append(conf.get(key, "")).append('\n');
