@@ -769,6 +769,29 @@ class ItchyTest {
                 .isEqualTo(recompute(WORD_COUNT, List.of(base), new Path(root, "full")));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"OFF", "MO", "QMC"})
+    void aFailingCombinerIsNamedInTheError(ItchyMode mode) throws Exception {
+        String name = "failing-combiner-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        // Few words over many lines: keys with several values, which even QMC's combiner hands to the user's.
+        DataGenerator.text(fs, new Path(base, "a.txt"), 200, 5, 57);
+        ItchyJob job = ItchyJob.create(conf(mode), name)
+                .mapper(WordCount.TokenMapper.class)
+                .combiner(FailingCombiner.class)
+                .reducer(WordCount.SumReducer.class)
+                .mapOutput(Text.class, IntWritable.class)
+                .output(Text.class, IntWritable.class)
+                .reducers(1);
+        assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("first job of job " + name + " failed: task attempt_")
+                .hasMessageContaining("java.io.IOException: combiner says no");
+    }
+
     /**
      * A key longer than an HBase row key may be (here a 100,000-character word) is refused in the first job, naming
      * the limit and the key's beginning (HBase's own errors named no key).

@@ -146,8 +146,13 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         String text = request.content().toString(StandardCharsets.UTF_8);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         OnceReply reply = new OnceReply(ctx, keepAlive);
-        // Answered 503 at the deadline from the event loop, whether the query is still queued or running.
-        reply.sendAt(deadline, () -> count(timedOut(options), start));
+        // Answered 503 at the deadline from the event loop, whether the query is still queued or running. The tenant's
+        // slot is free once it has its answer, though the evaluation may run on until its next deadline check: a
+        // client that sends its next query then must not be refused for one it was answered.
+        reply.sendAt(deadline, () -> {
+            ticket.close();
+            return count(timedOut(options), start);
+        });
         try {
             workers.execute(new QueryTask(text, options, deadline, start, ticket, reply));
         } catch (RejectedExecutionException e) {

@@ -2,6 +2,7 @@ package org.cloudtalk.server.query;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.cloudtalk.client.api.ApiError;
 
 /**
@@ -13,7 +14,7 @@ import org.cloudtalk.client.api.ApiError;
  * map.
  */
 public final class Admission {
-    /** A granted admission: release it when the query is answered. */
+    /** A granted admission: release it when the query is answered (again does nothing). */
     public interface Ticket extends AutoCloseable {
         @Override
         void close();
@@ -51,6 +52,11 @@ public final class Admission {
             throw new QueryRejectedException(
                     ApiError.RATE_LIMITED, "tenant " + tenant + " already has " + maxInFlight + " queries in progress");
         }
-        return () -> inFlight.computeIfPresent(tenant, (unused, count) -> count <= 1 ? null : count - 1);
+        AtomicBoolean released = new AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                inFlight.computeIfPresent(tenant, (unused, count) -> count <= 1 ? null : count - 1);
+            }
+        };
     }
 }

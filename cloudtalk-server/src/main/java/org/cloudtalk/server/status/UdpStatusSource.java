@@ -152,7 +152,12 @@ public final class UdpStatusSource implements StatusSource {
                     continue;
                 }
                 for (EndpointStatus status : answer) {
-                    if (status.known() && status.sampleAgeMillis() > maxAgeMillis) {
+                    if (!status.known()) {
+                        // The daemon does not serve that address (a wrong locator map or endpoints list): no status
+                        // arrived for it, and the answer's and the metrics' "missing" must say so.
+                        continue;
+                    }
+                    if (status.sampleAgeMillis() > maxAgeMillis) {
                         stale.increment();
                         continue;
                     }

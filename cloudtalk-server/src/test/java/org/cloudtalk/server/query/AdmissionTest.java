@@ -38,6 +38,12 @@ class AdmissionTest {
         admission.admit("10.0.0.2").close();
         first.close();
         admission.admit("10.0.0.1").close();
+        // Released at the deadline's 503 and again when the evaluation ends: one slot freed, not two.
+        first.close();
+        Admission.Ticket third = admission.admit("10.0.0.1");
+        assertThat(catchThrowableOfType(QueryRejectedException.class, () -> admission.admit("10.0.0.1")))
+                .isNotNull();
+        third.close();
         second.close();
     }
 

@@ -18,8 +18,13 @@ import org.cloudtalk.itchy.technique.Writables;
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class ItchyCombiner extends Reducer<Object, ItchyValue, Object, ItchyValue> {
+    /** Records what the user's combiner fails with ({@link TaskFailure}), as {@link PlainCombiner} does. */
     @Override
     public void run(Context context) throws IOException, InterruptedException {
+        TaskFailure.recording(context, () -> combine(context));
+    }
+
+    private void combine(Context context) throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();
         Reducer user = (Reducer) Writables.newInstance(conf.getClass(TaskKeys.USER_COMBINER, Reducer.class), conf);
         UserValues.Factory values =

@@ -29,6 +29,7 @@ import org.cloudtalk.itchy.task.ItchyMapper;
 import org.cloudtalk.itchy.task.ItchyOutputFormat;
 import org.cloudtalk.itchy.task.ItchyReducer;
 import org.cloudtalk.itchy.task.ItchyValue;
+import org.cloudtalk.itchy.task.PlainCombiner;
 import org.cloudtalk.itchy.task.PlainMapper;
 import org.cloudtalk.itchy.task.PlainReducer;
 import org.cloudtalk.itchy.task.TaskJars;
@@ -146,7 +147,7 @@ public record UserJob(
         job.setMapOutputValueClass(wrapped ? ItchyValue.class : mapValue);
         if (combiner != null) {
             jobConf.setClass(TaskKeys.USER_COMBINER, combiner, Reducer.class);
-            job.setCombinerClass(wrapped ? ItchyCombiner.class : combiner);
+            job.setCombinerClass(wrapped ? ItchyCombiner.class : PlainCombiner.class);
         }
         job.setReducerClass(ItchyReducer.class);
         job.setNumReduceTasks(reducers);
@@ -167,7 +168,8 @@ public record UserJob(
         job.getConfiguration().setClass(TaskKeys.USER_REDUCER, reducer, Reducer.class);
         job.setMapperClass(PlainMapper.class);
         if (combiner != null) {
-            job.setCombinerClass(combiner);
+            job.getConfiguration().setClass(TaskKeys.USER_COMBINER, combiner, Reducer.class);
+            job.setCombinerClass(PlainCombiner.class);
         }
         job.setReducerClass(PlainReducer.class);
         job.setNumReduceTasks(reducers);

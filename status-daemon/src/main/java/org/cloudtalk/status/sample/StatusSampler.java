@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class StatusSampler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StatusSampler.class);
+    /** How long closing waits for a sampling cycle in progress. */
+    private static final long STOP_WAIT_SECONDS = 2;
     /** The default of {@code read.timeout.ms}. */
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMillis(500);
 
@@ -102,7 +104,17 @@ public final class StatusSampler implements AutoCloseable {
 
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        // A cycle in progress finishes first: interrupted, or left to a closed read pool, it reported each of its
+        // endpoints fully used with a warning of its own on every normal stop.
+        scheduler.shutdown();
+        try {
+            if (!scheduler.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                scheduler.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            scheduler.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
         reads.close();
     }
 }
