@@ -494,8 +494,8 @@ class ItchyTest {
         assertThatThrownBy(
                         () -> WORD_COUNT.job().apply(grouping, "grouped").runFirst(List.of(base), new Path(root, "g")))
                 .isInstanceOf(ItchyException.class)
-                .hasMessageContaining(
-                        "the job groups keys with " + IgnoringCase.class.getName() + " (a secondary sort)")
+                .hasMessageContaining("the job groups keys with " + IgnoringCase.class.getName()
+                        + " (mapreduce.job.output.group.comparator.class, a secondary sort)")
                 .hasMessageContaining("run it with itchy.mode=off");
         Path tagged = new Path(root, "tagged");
         try (java.io.OutputStream out = fs.create(new Path(tagged, "a.txt"))) {
@@ -519,6 +519,15 @@ class ItchyTest {
         assertThatThrownBy(() -> WORD_COUNT
                         .job()
                         .apply(conf(ItchyMode.MO), "delimited")
+                        .runIncrement(List.of(appended), new Path(root, "d-1")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("job delimited changed since its first job");
+        Configuration groupedLater = new Configuration(pipes);
+        groupedLater.setClass(
+                org.apache.hadoop.mapreduce.MRJobConfig.GROUP_COMPARATOR_CLASS, IgnoringCase.class, Object.class);
+        assertThatThrownBy(() -> WORD_COUNT
+                        .job()
+                        .apply(groupedLater, "delimited")
                         .runIncrement(List.of(appended), new Path(root, "d-1")))
                 .isInstanceOf(ItchyException.class)
                 .hasMessageContaining("job delimited changed since its first job");

@@ -9,6 +9,7 @@ import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.cloudtalk.itchy.ItchyException;
 
 /**
  * Whether the job reduces exactly the keys Itchy keeps apart. Itchy stores and finds a key's values, offsets and
@@ -19,15 +20,29 @@ import org.apache.hadoop.util.ReflectionUtils;
  */
 @SuppressWarnings({"rawtypes", "unchecked"})
 public final class KeyEquality {
+    /** Comparators that make the reducer, or the combiner (whose output MO stores), take several keys as one. */
+    private static final List<String> GROUPING_KEYS =
+            List.of(MRJobConfig.GROUP_COMPARATOR_CLASS, MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS);
+
     private KeyEquality() {}
 
     /** @return why the job groups keys Itchy keeps apart, or empty where the sample shows none */
     public static Optional<String> problem(Configuration conf, Class<?> mapKey, List<byte[]> sampledKeys) {
-        String grouping = conf.get(MRJobConfig.GROUP_COMPARATOR_CLASS);
-        if (grouping != null && !grouping.isBlank()) {
-            return Optional.of("the job groups keys with " + grouping.trim() + " (a secondary sort), and Itchy keeps"
-                    + " each key's values and result apart by its bytes");
+        for (String key : GROUPING_KEYS) {
+            String grouping = conf.get(key);
+            if (grouping != null && !grouping.isBlank()) {
+                return Optional.of("the job groups keys with " + grouping.trim() + " (" + key + ", a secondary sort),"
+                        + " and Itchy keeps each key's values and result apart by its bytes");
+            }
         }
+        try {
+            return sortProblem(conf, mapKey, sampledKeys);
+        } catch (RuntimeException e) { // a comparator class that cannot be loaded, or one that breaks its contract
+            throw new ItchyException("the job's sort comparator failed on the map sample's keys: " + e);
+        }
+    }
+
+    private static Optional<String> sortProblem(Configuration conf, Class<?> mapKey, List<byte[]> sampledKeys) {
         Class<? extends RawComparator> sortClass = conf.getClass(MRJobConfig.KEY_COMPARATOR, null, RawComparator.class);
         if (sortClass == null && !WritableComparable.class.isAssignableFrom(mapKey)) {
             return Optional.empty(); // Hadoop finds no comparator for such a key either, and says so
@@ -41,10 +56,9 @@ public final class KeyEquality {
             byte[] previous = keys.get(i - 1);
             byte[] key = keys.get(i);
             if (sort.compare(previous, 0, previous.length, key, 0, key.length) == 0) {
-                return Optional.of(
-                        "the job's sort comparator (" + sort.getClass().getName() + ") finds two different"
-                                + " keys of the sample equal, so the job reduces them together, and Itchy keeps each key's"
-                                + " values and result apart by its bytes");
+                return Optional.of("the sort comparator (" + sort.getClass().getName() + ") finds two different"
+                        + " keys of the sample equal, so the job reduces them together, and Itchy keeps each key's"
+                        + " values and result apart by its bytes");
             }
         }
         return Optional.empty();

@@ -69,10 +69,14 @@ public record UserJob(
 
     /**
      * Settings that change what a job's stored offsets and keys mean: the record delimiter (a record's offset and
-     * text) and the sort comparator (which keys are one). An increment under other values would mix the two.
+     * text) and the sort and grouping comparators (which keys are one; a first job refuses grouping ones, so an
+     * increment that adds one is a changed job). An increment under other values would mix the two.
      */
-    private static final List<String> STORED_DATA_SETTINGS =
-            List.of("textinputformat.record.delimiter", MRJobConfig.KEY_COMPARATOR);
+    private static final List<String> STORED_DATA_SETTINGS = List.of(
+            "textinputformat.record.delimiter",
+            MRJobConfig.KEY_COMPARATOR,
+            MRJobConfig.GROUP_COMPARATOR_CLASS,
+            MRJobConfig.COMBINER_GROUP_COMPARATOR_CLASS);
 
     /**
      * The job's identity: its name (two jobs of the same classes over different data must not share rows), its
