@@ -66,7 +66,7 @@ public final class CloudTalkClient {
     }
 
     public CloudTalkClient(URI base, Duration connectTimeout) {
-        this(base, HttpClient.newBuilder(), connectTimeout);
+        this(base, HttpClient.newBuilder(), connectTimeout, MAX_ANSWER_BYTES);
     }
 
     /**
@@ -88,10 +88,6 @@ public final class CloudTalkClient {
                 HttpClient.newBuilder().executor(requireNonNull(executor, "executor is null")),
                 connectTimeout,
                 maxAnswerBytes);
-    }
-
-    private CloudTalkClient(URI base, HttpClient.Builder builder, Duration connectTimeout) {
-        this(base, builder, connectTimeout, MAX_ANSWER_BYTES);
     }
 
     private CloudTalkClient(URI base, HttpClient.Builder builder, Duration connectTimeout, int maxAnswerBytes) {

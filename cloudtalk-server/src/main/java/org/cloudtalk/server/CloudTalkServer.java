@@ -198,8 +198,7 @@ public final class CloudTalkServer implements AutoCloseable {
         }
         api.drain(Duration.ofSeconds(1));
         api.close();
-        staticStatus.close();
-        dynamicStatus.close();
+        closeAll(workers, staticStatus, dynamicStatus);
     }
 
     private static void closeAll(ThreadPoolExecutor workers, StatusSource staticStatus, StatusSource dynamicStatus) {

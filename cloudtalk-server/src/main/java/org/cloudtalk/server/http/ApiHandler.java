@@ -159,8 +159,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             reply.claim(); // answered below, not by the timer
             ticket.close();
             if (workers instanceof ExecutorService pool && pool.isShutdown()) {
-                metrics.query("unavailable", System.nanoTime() - start);
-                respond(ctx, request, Responses.error(ApiError.UNAVAILABLE, "the server is stopping"));
+                respond(ctx, request, count(stopping(), start));
                 return;
             }
             metrics.query("overloaded", System.nanoTime() - start);
@@ -230,12 +229,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         public void refuse() {
             ticket.close();
             if (reply.claim()) {
-                reply.write(count(
-                        new Outcome(
-                                Responses.error(ApiError.UNAVAILABLE, "the server is stopping"),
-                                "unavailable",
-                                Optional.empty()),
-                        start));
+                reply.write(count(stopping(), start));
             }
         }
     }
@@ -256,8 +250,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                     Optional.empty());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Outcome(
-                    Responses.error(ApiError.UNAVAILABLE, "the server is stopping"), "unavailable", Optional.empty());
+            return stopping();
         } catch (RuntimeException e) {
             log.error("failed to answer a query", e);
             return new Outcome(
@@ -265,6 +258,11 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
                     "internal_error",
                     Optional.empty());
         }
+    }
+
+    private static Outcome stopping() {
+        return new Outcome(
+                Responses.error(ApiError.UNAVAILABLE, "the server is stopping"), "unavailable", Optional.empty());
     }
 
     private static Outcome timedOut(QueryService.Options options) {

@@ -17,8 +17,9 @@ import org.cloudtalk.client.api.ApiError;
  * threads and {@code /healthz} on the I/O thread. Requests that arrive meanwhile wait here (reading pauses while
  * {@value #MAX_QUEUED} wait). The next request is also held, and reading paused, while the connection's unsent answers
  * are over Netty's write high-water mark: a client that pipelines requests and never reads the answers would else
- * have them pile up in the server's direct memory until every connection stalls. After the client half-closes, or a request misses its deadline, the connection closes
- * once everything received is answered; a missed deadline with nothing to answer gets the API's JSON 408.
+ * have them pile up in the server's direct memory until every connection stalls. After the client half-closes, or a
+ * request misses its deadline, the connection closes once everything received is answered; a missed deadline with
+ * nothing to answer gets the API's JSON 408.
  *
  * <p>Concurrency: one instance per channel; all state is touched on the channel's event loop.
  */
