@@ -23,6 +23,12 @@ public final class ItchyConf {
     public static final String CHUNK_BYTES = "itchy.chunk.bytes";
     /** How many reads a QMC increment's driver has in flight when it looks up the touched keys' offsets (default 4). */
     public static final String LOOKUP_THREADS = "itchy.qmc.lookup.threads";
+    /**
+     * About how many base records one map task of a QMC increment re-reads (default 100000): the relevant records of
+     * several base files go to one task, as many tasks as this needs, so that a small increment does not pay a task
+     * per base file.
+     */
+    public static final String TASK_RECORDS = "itchy.qmc.task.records";
     /** How many input records the decision model samples (default 10000). */
     public static final String SAMPLE_RECORDS = "itchy.sample.records";
     /**
@@ -47,6 +53,7 @@ public final class ItchyConf {
             TABLE,
             CHUNK_BYTES,
             LOOKUP_THREADS,
+            TASK_RECORDS,
             SAMPLE_RECORDS,
             BULK_SPILL_BYTES,
             MO_TOUCHED_KEYS_MAX,
@@ -86,6 +93,7 @@ public final class ItchyConf {
         // Read with getInt where they are used: a larger number would fail there, not here.
         positive(conf, SAMPLE_RECORDS, Integer.MAX_VALUE);
         positive(conf, LOOKUP_THREADS, Integer.MAX_VALUE);
+        positive(conf, TASK_RECORDS, Integer.MAX_VALUE);
         positive(conf, CHUNK_BYTES, Integer.MAX_VALUE);
         positive(conf, MO_TOUCHED_KEYS_MAX, Integer.MAX_VALUE);
         positive(conf, BULK_SPILL_BYTES, Long.MAX_VALUE);

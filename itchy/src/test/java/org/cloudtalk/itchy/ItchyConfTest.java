@@ -19,6 +19,8 @@ class ItchyConfTest {
                         + " number from 1 to 2147483647",
                 "itchy.qmc.lookup.threads | 0 | Invalid value 0 for itchy.qmc.lookup.threads: must be a whole number"
                         + " from 1 to 2147483647",
+                "itchy.qmc.task.records | 100k | Invalid value 100k for itchy.qmc.task.records: must be a whole"
+                        + " number from 1 to 2147483647",
                 "itchy.chunk.bytes | 4M | Invalid value 4M for itchy.chunk.bytes: must be a whole number from 1 to"
                         + " 2147483647",
                 "itchy.chunk.bytes | 3000000000 | Invalid value 3000000000 for itchy.chunk.bytes: must be a whole number"
@@ -43,8 +45,8 @@ class ItchyConfTest {
                         + " decimal number of at least 0",
                 "itchy.modee | mo | Invalid value mo for itchy.modee: unknown key (known: itchy.bulk.spill.bytes,"
                         + " itchy.chunk.bytes, itchy.hbase.table, itchy.merge.class, itchy.mo.touched.keys.max,"
-                        + " itchy.mode, itchy.qmc.lookup.threads, itchy.qmc.threshold, itchy.sample.records,"
-                        + " itchy.signature.keys)",
+                        + " itchy.mode, itchy.qmc.lookup.threads, itchy.qmc.task.records, itchy.qmc.threshold,"
+                        + " itchy.sample.records, itchy.signature.keys)",
                 "itchy.hbase.table | my table | Invalid value my table for itchy.hbase.table: not an HBase table name"
                         + " (Illegal character code:32, < > at 2. User-space table qualifiers may only contain"
                         + " 'alphanumeric characters' and digits: my table)"

@@ -354,6 +354,57 @@ class ItchyTest {
                         new Path(root, "full-2")));
     }
 
+    /**
+     * A QMC increment re-reads the relevant records of many base files in few tasks; the user's mapper still runs once
+     * per file with that file as its split, so a mapper that weighs records by their input file stays right.
+     */
+    @Test
+    void qmcReReadsManyBaseFilesInFewTasksEachMappedAsItsOwnSplit() throws Exception {
+        Path root = new Path("/itchy-test/qmc-grouped");
+        List<Path> files = new ArrayList<>();
+        for (int file = 0; file < 6; file++) {
+            files.add(new Path(root, "base/b" + file + ".txt"));
+            writeTags(files.get(file), 200, 1, 300 + file, new TagFormat("\n", false));
+        }
+        List<Path> inputs = new ArrayList<>(List.of(new Path(root, "base")));
+        BiFunction<Configuration, String, ItchyJob> byFile = (conf, name) -> ItchyJob.create(conf, name)
+                .mapper(FileTagMapper.class)
+                .reducer(Sales.SumReducer.class)
+                .mapOutput(Text.class, LongWritable.class)
+                .output(Text.class, LongWritable.class)
+                .reducers(2);
+        Configuration conf = conf(ItchyMode.QMC);
+        byFile.apply(conf, "qmc-grouped").runFirst(inputs, new Path(root, "out-0"));
+        Configuration taskPerFile = new Configuration(conf);
+        taskPerFile.setInt(ItchyConf.TASK_RECORDS, 1);
+        for (int increment = 1; increment <= 2; increment++) {
+            Path appended = new Path(root, "append-" + increment + "/b" + increment + ".txt");
+            writeTags(appended, 30, 1, 310 + increment, new TagFormat("\n", false));
+            Set<String> touched = new HashSet<>();
+            lines(appended).forEach(line -> touched.add(line.split(",")[0]));
+            long filesReRead = files.stream()
+                    .filter(file ->
+                            uncheckedLines(file).stream().anyMatch(line -> touched.contains(line.split(",")[0])))
+                    .count();
+            files.add(appended);
+            inputs.add(appended.getParent());
+            // By default the base files' relevant records take one task; at one record per task, a task per file.
+            ItchyJob.RunReport report = byFile.apply(increment == 1 ? conf : taskPerFile, "qmc-grouped")
+                    .runIncrement(List.of(appended.getParent()), new Path(root, "out-" + increment));
+            // Each of the two reducers fetches the output of every map task (the local runner counts no tasks).
+            assertThat(report.counter(org.apache.hadoop.mapreduce.TaskCounter.SHUFFLED_MAPS) / 2)
+                    .as("map tasks of increment %d", increment)
+                    .isEqualTo(increment == 1 ? 2 : filesReRead + 1);
+            assertThat(filesReRead).isGreaterThan(1);
+            Configuration plain = new Configuration(conf);
+            plain.set(ItchyConf.MODE, ItchyMode.OFF.name());
+            byFile.apply(plain, "full-grouped-" + increment).runFirst(inputs, new Path(root, "full-" + increment));
+            assertThat(ItchyOutput.current(conf, "qmc-grouped"))
+                    .as("after increment %d", increment)
+                    .isEqualTo(ItchyOutput.read(plain, new Path(root, "full-" + increment)));
+        }
+    }
+
     @Test
     void moReadsKeysItsMapsDidNotNoteOneByOne() throws Exception {
         Configuration conf = conf(ItchyMode.MO);
@@ -1151,14 +1202,22 @@ class ItchyTest {
     enum Encoding {
         UTF8_BOM,
         GZIP,
-        CUSTOM_DELIMITER
+        CUSTOM_DELIMITER,
+        CRLF_LINES,
+        CR_LINES
     }
 
     @ParameterizedTest
     @EnumSource(Encoding.class)
     void qmcReReadsBaseRecordsAsTheJobsRecordReaderDid(Encoding encoding) throws Exception {
         Configuration conf = conf(ItchyMode.QMC);
-        String delimiter = encoding == Encoding.CUSTOM_DELIMITER ? "|" : "\n";
+        String delimiter =
+                switch (encoding) {
+                    case CUSTOM_DELIMITER -> "|";
+                    case CRLF_LINES -> "\r\n";
+                    case CR_LINES -> "\r";
+                    default -> "\n";
+                };
         if (encoding == Encoding.CUSTOM_DELIMITER) {
             conf.set("textinputformat.record.delimiter", delimiter);
         }
@@ -1426,7 +1485,8 @@ class ItchyTest {
                 String tagList =
                         tagsPerRecord == 1 ? "t" + first : "t" + first + ";t" + (first + 1 + random.nextInt(39)) % 40;
                 // With a custom delimiter, a newline inside some records: a reader splitting at newlines goes wrong.
-                String value = (record % 7 == 3 && !format.delimiter().equals("\n") ? "\n" : "") + random.nextInt(1000);
+                boolean lineEnds = format.delimiter().matches("\r\n|\r|\n");
+                String value = (record % 7 == 3 && !lineEnds ? "\n" : "") + random.nextInt(1000);
                 out.write(tagList + "," + value + format.delimiter());
             }
         }
@@ -1475,6 +1535,14 @@ class ItchyTest {
         // Small spills, so that a task writes several HFiles per family and their bulk load merges them.
         conf.setLong(ItchyConf.BULK_SPILL_BYTES, 32 * 1024);
         return conf;
+    }
+
+    private static List<String> uncheckedLines(Path file) {
+        try {
+            return lines(file);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<String> lines(Path file) throws Exception {

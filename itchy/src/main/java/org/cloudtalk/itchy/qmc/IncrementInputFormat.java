@@ -3,37 +3,37 @@ package org.cloudtalk.itchy.qmc;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.compress.CodecPool;
-import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.CompressionCodecFactory;
-import org.apache.hadoop.io.compress.Decompressor;
+import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.util.LineReader;
+import org.cloudtalk.itchy.ItchyConf;
 import org.cloudtalk.itchy.technique.TaskSettings;
 
 /**
  * Input of a QMC increment: appended files are read whole, like TextInputFormat; base files only where a relevant
  * offset falls, and there only the records at those offsets. Splits of base files without any relevant offset are
- * never created, so they are never read (the chapter's unscheduled map tasks of wave 2).
+ * never created, so they are never read (the chapter's unscheduled map tasks of wave 2). The relevant parts of several
+ * base files share a task ({@link OffsetSplit}), about {@code itchy.qmc.task.records} records each: a small increment
+ * re-reads a few records of every base file, and a task per file would cost more to run than its records to map.
  */
 public final class IncrementInputFormat extends TextInputFormat {
+    private static final int DEFAULT_TASK_RECORDS = 100_000;
+
     @Override
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         Configuration conf = job.getConfiguration();
@@ -41,6 +41,7 @@ public final class IncrementInputFormat extends TextInputFormat {
         Map<Integer, RelevantOffsets.Slice> slices = RelevantOffsets.slices(conf);
         Map<Integer, long[]> relevant = new HashMap<>();
         List<InputSplit> kept = new ArrayList<>();
+        List<OffsetSplit.Part> parts = new ArrayList<>();
         for (InputSplit split : super.getSplits(job)) {
             FileSplit fileSplit = (FileSplit) split;
             int dataset = settings.datasetOf(fileSplit.getPath());
@@ -62,9 +63,10 @@ public final class IncrementInputFormat extends TextInputFormat {
             int from = whole ? 0 : firstAtOrAfter(offsets, fileSplit.getStart());
             int to = whole ? offsets.length : firstAtOrAfter(offsets, fileSplit.getStart() + fileSplit.getLength());
             if (from < to) {
-                kept.add(new OffsetSplit(fileSplit, slice.sub(from, to)));
+                parts.add(new OffsetSplit.Part(fileSplit, slice.sub(from, to)));
             }
         }
+        kept.addAll(OffsetSplit.group(parts, conf.getInt(ItchyConf.TASK_RECORDS, DEFAULT_TASK_RECORDS)));
         return kept;
     }
 
@@ -78,126 +80,205 @@ public final class IncrementInputFormat extends TextInputFormat {
         return at >= 0 ? at : -at - 1;
     }
 
-    /** A split of a base file that carries where its relevant offsets are, so its task reads only those. */
-    public static final class OffsetSplit extends FileSplit {
-        private long first;
-        private int count;
+    /**
+     * The relevant records of one or more parts of base files, read by one task. The task's mapper runs the user's
+     * mapper once per part, with that part as its input split ({@link #part}), as if each part were a task of its own.
+     */
+    public static final class OffsetSplit extends InputSplit implements Writable {
+        /** A split of a base file and where its relevant offsets are. */
+        record Part(Path path, long start, long length, String[] hosts, RelevantOffsets.Slice slice) {
+            Part(FileSplit split, RelevantOffsets.Slice slice) throws IOException {
+                this(split.getPath(), split.getStart(), split.getLength(), split.getLocations(), slice);
+            }
+
+            String firstHost() {
+                return hosts.length == 0 ? "" : hosts[0];
+            }
+        }
+
+        private static final int MAX_HOSTS = 3;
+        private List<Part> parts = List.of();
+        private String[] hosts = new String[0];
+        /** The part whose record the task's reader read last (the reader and the mapper share this split). */
+        private int reading;
 
         public OffsetSplit() {}
 
-        OffsetSplit(FileSplit split, RelevantOffsets.Slice slice) throws IOException {
-            super(split.getPath(), split.getStart(), split.getLength(), split.getLocations());
-            this.first = slice.first();
-            this.count = slice.count();
+        private OffsetSplit(List<Part> parts) {
+            this.parts = List.copyOf(parts);
+            Map<String, Long> bytesByHost = new HashMap<>();
+            for (Part part : parts) {
+                for (String host : part.hosts()) {
+                    bytesByHost.merge(host, part.length(), Long::sum);
+                }
+            }
+            this.hosts = bytesByHost.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .limit(MAX_HOSTS)
+                    .map(Map.Entry::getKey)
+                    .toArray(String[]::new);
         }
 
-        RelevantOffsets.Slice slice() {
-            return new RelevantOffsets.Slice(first, count);
+        /**
+         * Splits of about {@code taskRecords} relevant records each, of even size: a part goes to the
+         * task its middle record falls in when the records are cut into equal tasks, and a task that already holds
+         * {@code taskRecords} takes no more. Parts whose data sit on one host go together, so that a task can still
+         * run where most of its data is.
+         */
+        static List<OffsetSplit> group(List<Part> parts, int taskRecords) {
+            List<Part> ordered = new ArrayList<>(parts);
+            ordered.sort(Comparator.comparing(Part::firstHost)
+                    .thenComparing(part -> part.path().toString())
+                    .thenComparingLong(Part::start));
+            long total =
+                    ordered.stream().mapToLong(part -> part.slice().count()).sum();
+            long tasks = Math.max(1, (total + taskRecords - 1) / taskRecords);
+            List<OffsetSplit> splits = new ArrayList<>();
+            List<Part> group = new ArrayList<>();
+            long before = 0;
+            long records = 0;
+            long task = 0;
+            for (Part part : ordered) {
+                int count = part.slice().count();
+                long middle = (2 * before + count) * tasks / (2 * total);
+                if (!group.isEmpty() && (middle != task || records >= taskRecords)) {
+                    splits.add(new OffsetSplit(group));
+                    group = new ArrayList<>();
+                    records = 0;
+                }
+                task = middle;
+                group.add(part);
+                records += count;
+                before += count;
+            }
+            if (!group.isEmpty()) {
+                splits.add(new OffsetSplit(group));
+            }
+            return splits;
+        }
+
+        public int parts() {
+            return parts.size();
+        }
+
+        /** The part {@code index} as the split a task of its own would have had. */
+        public FileSplit part(int index) {
+            Part part = parts.get(index);
+            return new FileSplit(part.path(), part.start(), part.length(), part.hosts());
+        }
+
+        /** The index of the part the current record belongs to. */
+        public int partBeingRead() {
+            return reading;
+        }
+
+        Part at(int index) {
+            return parts.get(index);
+        }
+
+        void reading(int index) {
+            reading = index;
+        }
+
+        long records() {
+            return parts.stream().mapToLong(part -> part.slice().count()).sum();
+        }
+
+        @Override
+        public long getLength() {
+            return parts.stream().mapToLong(Part::length).sum();
+        }
+
+        @Override
+        public String[] getLocations() {
+            return hosts.clone();
         }
 
         @Override
         public void write(DataOutput out) throws IOException {
-            super.write(out);
-            out.writeLong(first);
-            out.writeInt(count);
+            // As FileSplit: locations only guide scheduling and are not sent to the task.
+            out.writeInt(parts.size());
+            for (Part part : parts) {
+                Text.writeString(out, part.path().toString());
+                out.writeLong(part.start());
+                out.writeLong(part.length());
+                out.writeLong(part.slice().first());
+                out.writeInt(part.slice().count());
+            }
         }
 
         @Override
         public void readFields(DataInput in) throws IOException {
-            super.readFields(in);
-            first = in.readLong();
-            count = in.readInt();
+            int count = in.readInt();
+            List<Part> read = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                Path path = new Path(Text.readString(in));
+                long start = in.readLong();
+                long length = in.readLong();
+                RelevantOffsets.Slice slice = new RelevantOffsets.Slice(in.readLong(), in.readInt());
+                read.add(new Part(path, start, length, new String[0], slice));
+            }
+            parts = List.copyOf(read);
+            hosts = new String[0];
+            reading = 0;
+        }
+
+        @Override
+        public String toString() {
+            return parts.size() + " parts of base files from " + parts.get(0).path() + ":"
+                    + parts.get(0).start();
         }
     }
 
-    /**
-     * Reads the record at each relevant offset inside the split, as the first job's {@code LineRecordReader} read it:
-     * with the job's {@code textinputformat.record.delimiter}, without a UTF-8 byte order mark at the start of a file,
-     * and, in a compressed file, counting offsets in uncompressed bytes. Between nearby offsets it reads forward
-     * through the records in between (sequential reads are cheap); across a gap larger than {@link #MAX_SKIP} in an
-     * uncompressed file it seeks. A compressed file is read forward from its start (it cannot be split either).
-     */
+    /** Reads the record at each relevant offset of each part ({@link RecordsAtOffsets}), part after part. */
     private static final class OffsetRecordReader extends RecordReader<LongWritable, Text> {
-        private static final long MAX_SKIP = 256 * 1024;
-        private static final int BUFFER = 64 * 1024;
-        private Path path;
-        private long[] offsets;
-        private int next;
-        private FSDataInputStream in;
-        /** The decompressed stream of a compressed file, else null. */
-        private InputStream decompressed;
-
-        private Decompressor decompressor;
+        private OffsetSplit split;
+        private Configuration conf;
         private byte[] delimiter;
-        private LineReader lines;
-        private long position = -1;
+        private long records;
+        private long read;
+        private int part = -1;
+        private long[] offsets = new long[0];
+        private int next;
+        private RecordsAtOffsets file;
         private final LongWritable key = new LongWritable();
         private final Text value = new Text();
-        private final Text skipped = new Text();
 
         @Override
-        public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
-            OffsetSplit offsetSplit = (OffsetSplit) split;
-            Configuration conf = context.getConfiguration();
-            offsets = RelevantOffsets.read(conf, offsetSplit.slice());
-            path = offsetSplit.getPath();
-            in = path.getFileSystem(conf).open(path);
+        public void initialize(InputSplit split, TaskAttemptContext context) {
+            this.split = (OffsetSplit) split;
+            conf = context.getConfiguration();
+            records = this.split.records();
             String recordDelimiter = conf.get("textinputformat.record.delimiter");
             delimiter = recordDelimiter == null ? null : recordDelimiter.getBytes(StandardCharsets.UTF_8);
-            CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
-            if (codec != null) {
-                decompressor = CodecPool.getDecompressor(codec);
-                decompressed = codec.createInputStream(in, decompressor);
-                lines = reader(decompressed);
-                position = 0;
-            }
-        }
-
-        private LineReader reader(InputStream stream) {
-            return delimiter == null ? new LineReader(stream, BUFFER) : new LineReader(stream, BUFFER, delimiter);
         }
 
         @Override
         public boolean nextKeyValue() throws IOException {
-            if (next >= offsets.length) {
-                return false;
+            while (next >= offsets.length) {
+                if (!nextPart()) {
+                    return false;
+                }
             }
             long offset = offsets[next++];
-            if (decompressed == null && (lines == null || offset < position || offset - position > MAX_SKIP)) {
-                in.seek(offset);
-                lines = reader(in); // a new reader: the old one's buffer holds bytes from before the seek
-                position = offset;
-            }
-            if (offset < position) {
-                throw new IOException("relevant offset " + offset + " before " + position + " in compressed " + path);
-            }
-            while (position < offset) {
-                position += count(lines.readLine(skipped, 0)); // counted, not copied
-            }
-            position += count(lines.readLine(value));
-            if (offset == 0) {
-                skipByteOrderMark();
-            }
+            file.read(offset, value);
+            read++;
             key.set(offset);
             return true;
         }
 
-        /** As LineRecordReader: a UTF-8 byte order mark before a file's first record is not part of it. */
-        private void skipByteOrderMark() {
-            byte[] bytes = value.getBytes();
-            if (value.getLength() >= 3
-                    && (bytes[0] & 0xFF) == 0xEF
-                    && (bytes[1] & 0xFF) == 0xBB
-                    && (bytes[2] & 0xFF) == 0xBF) {
-                value.set(Arrays.copyOfRange(bytes, 3, value.getLength()));
+        /** Moves on to the next part; false after the last. */
+        private boolean nextPart() throws IOException {
+            close();
+            if (++part >= split.parts()) {
+                return false;
             }
-        }
-
-        private int count(int bytes) throws IOException {
-            if (bytes == 0) {
-                throw new IOException("relevant offset beyond the end of " + path);
-            }
-            return bytes;
+            OffsetSplit.Part current = split.at(part);
+            offsets = RelevantOffsets.read(conf, current.slice());
+            next = 0;
+            file = new RecordsAtOffsets(conf, current.path(), delimiter);
+            split.reading(part);
+            return true;
         }
 
         @Override
@@ -212,22 +293,14 @@ public final class IncrementInputFormat extends TextInputFormat {
 
         @Override
         public float getProgress() {
-            return offsets.length == 0 ? 1 : (float) next / offsets.length;
+            return records == 0 ? 1 : (float) read / records;
         }
 
         @Override
         public void close() throws IOException {
-            try {
-                if (decompressed != null) {
-                    decompressed.close();
-                }
-                if (in != null) {
-                    in.close();
-                }
-            } finally {
-                if (decompressor != null) {
-                    CodecPool.returnDecompressor(decompressor);
-                }
+            if (file != null) {
+                file.close();
+                file = null;
             }
         }
     }
