@@ -29,7 +29,9 @@ import org.cloudtalk.itchy.technique.TaskSettings;
  * offset falls, and there only the records at those offsets. Splits of base files without any relevant offset are
  * never created, so they are never read (the chapter's unscheduled map tasks of wave 2). The relevant parts of several
  * base files share a task ({@link OffsetSplit}), about {@code itchy.qmc.task.records} records each: a small increment
- * re-reads a few records of every base file, and a task per file would cost more to run than its records to map.
+ * re-reads a few records of every base file, and a task per file would cost more to run than its records to map. (The
+ * split is not a {@code FileSplit}, so Hadoop's own input-bytes counter leaves out the base bytes such a task reads;
+ * Itchy's {@code INPUT_BYTES_MAPPED} counts the records it maps.)
  */
 public final class IncrementInputFormat extends TextInputFormat {
     private static final int DEFAULT_TASK_RECORDS = 100_000;
@@ -120,10 +122,10 @@ public final class IncrementInputFormat extends TextInputFormat {
         }
 
         /**
-         * Splits of about {@code taskRecords} relevant records each, of even size: a part goes to the
-         * task its middle record falls in when the records are cut into equal tasks, and a task that already holds
-         * {@code taskRecords} takes no more. Parts whose data sit on one host go together, so that a task can still
-         * run where most of its data is.
+         * Splits of about {@code taskRecords} relevant records each, of even size: a part goes to the task its middle
+         * record falls in when the records are cut into equal tasks, and a task that already holds {@code taskRecords}
+         * takes no more. Parts are taken in the order of the host that holds them first, so that a task's parts tend
+         * to sit on one host and the task can run where most of its data is.
          */
         static List<OffsetSplit> group(List<Part> parts, int taskRecords) {
             List<Part> ordered = new ArrayList<>(parts);
@@ -225,8 +227,10 @@ public final class IncrementInputFormat extends TextInputFormat {
 
         @Override
         public String toString() {
-            return parts.size() + " parts of base files from " + parts.get(0).path() + ":"
-                    + parts.get(0).start();
+            return parts.isEmpty()
+                    ? "no parts of base files"
+                    : parts.size() + " parts of base files from " + parts.get(0).path() + ":"
+                            + parts.get(0).start();
         }
     }
 

@@ -47,11 +47,17 @@ final class RecordsAtOffsets implements Closeable {
         if (codec == null) {
             decompressor = null;
             source = in;
-        } else {
-            decompressor = CodecPool.getDecompressor(codec);
-            source = codec.createInputStream(in, decompressor);
-            position = 0;
+            return;
         }
+        decompressor = CodecPool.getDecompressor(codec);
+        try {
+            source = codec.createInputStream(in, decompressor);
+        } catch (IOException | RuntimeException e) {
+            CodecPool.returnDecompressor(decompressor);
+            in.close();
+            throw e;
+        }
+        position = 0;
     }
 
     /** Reads the record starting at {@code offset} into {@code value}. */

@@ -18,7 +18,7 @@ class OffsetSplitTest {
     }
 
     @Test
-    void groupsPartsIntoEvenTasksOfAboutTheGivenRecordsHostByHost() {
+    void groupsPartsIntoEvenTasksOfAboutTheGivenRecordsInHostOrder() {
         List<OffsetSplit.Part> parts = new ArrayList<>();
         for (int file = 0; file < 10; file++) {
             parts.add(part("f" + file, 0, file % 2 == 0 ? "h1" : "h2", file * 100L, 100));
@@ -29,7 +29,7 @@ class OffsetSplitTest {
         assertThat(splits).hasSize(4);
         assertThat(splits.stream().mapToLong(OffsetSplit::records).sum()).isEqualTo(1000);
         assertThat(splits).allSatisfy(split -> assertThat(split.records()).isBetween(200L, 300L));
-        // h1's files first, then h2's: each task's data on one host, which it names first.
+        // h1's files first, then h2's: here each task's parts sit on one host, which it names.
         assertThat(splits.get(0).getLocations()).containsExactly("h1");
         assertThat(splits.get(3).getLocations()).containsExactly("h2");
         List<String> files = new ArrayList<>();
@@ -52,6 +52,7 @@ class OffsetSplitTest {
             assertThat(split.getLength()).isEqualTo(2000);
         });
         assertThat(OffsetSplit.group(List.of(), 10)).isEmpty();
+        assertThat(new OffsetSplit()).hasToString("no parts of base files");
     }
 
     @Test
