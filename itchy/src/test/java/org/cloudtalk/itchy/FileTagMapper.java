@@ -8,7 +8,8 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /**
  * Over TagMapper's records: each tag's value weighted by the record's file (1 to 7, from its name), which it reads
- * from its split once, in setup(), as mappers that treat their input files differently do.
+ * from its split once, in setup(), as mappers that treat their input files differently do. Outside its records, in
+ * setup() and cleanup(), it insists on seeing no current record, as a task of its own over a text file shows none.
  */
 public final class FileTagMapper extends Mapper<LongWritable, Text, Text, LongWritable> {
     private final Text key = new Text();
@@ -16,7 +17,8 @@ public final class FileTagMapper extends Mapper<LongWritable, Text, Text, LongWr
     private long weight;
 
     @Override
-    protected void setup(Context context) {
+    protected void setup(Context context) throws IOException, InterruptedException {
+        noCurrentRecord(context, "setup()");
         weight = 1
                 + Math.floorMod(
                         ((FileSplit) context.getInputSplit())
@@ -33,6 +35,18 @@ public final class FileTagMapper extends Mapper<LongWritable, Text, Text, LongWr
         for (String tag : fields[0].split(";")) {
             key.set(tag);
             context.write(key, value);
+        }
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException, InterruptedException {
+        noCurrentRecord(context, "cleanup()");
+    }
+
+    private static void noCurrentRecord(Context context, String where) throws IOException, InterruptedException {
+        if (context.getCurrentKey() != null || context.getCurrentValue() != null) {
+            throw new IOException(
+                    where + " saw a current record: " + context.getCurrentKey() + " " + context.getCurrentValue());
         }
     }
 }

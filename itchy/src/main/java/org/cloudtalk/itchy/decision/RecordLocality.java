@@ -102,14 +102,20 @@ public final class RecordLocality {
                 return next[0] <= lines.size();
             }
 
+            // None before the first record and after the last, as a LineRecordReader: a mapper may look in setup()
+            // and cleanup().
             @Override
             public LongWritable getCurrentKey() {
-                return key;
+                return mapping() ? key : null;
             }
 
             @Override
             public Text getCurrentValue() {
-                return value;
+                return mapping() ? value : null;
+            }
+
+            private boolean mapping() {
+                return next[0] >= 1 && next[0] <= lines.size();
             }
 
             @Override

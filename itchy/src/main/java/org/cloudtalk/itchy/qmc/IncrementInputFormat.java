@@ -132,8 +132,7 @@ public final class IncrementInputFormat extends TextInputFormat {
             ordered.sort(Comparator.comparing(Part::firstHost)
                     .thenComparing(part -> part.path().toString())
                     .thenComparingLong(Part::start));
-            long total =
-                    ordered.stream().mapToLong(part -> part.slice().count()).sum();
+            long total = records(ordered);
             long tasks = Math.max(1, (total + taskRecords - 1) / taskRecords);
             List<OffsetSplit> splits = new ArrayList<>();
             List<Part> group = new ArrayList<>();
@@ -183,6 +182,10 @@ public final class IncrementInputFormat extends TextInputFormat {
         }
 
         long records() {
+            return records(parts);
+        }
+
+        private static long records(List<Part> parts) {
             return parts.stream().mapToLong(part -> part.slice().count()).sum();
         }
 

@@ -10,8 +10,6 @@ import org.cloudtalk.itchy.qmc.IncrementInputFormat.OffsetSplit;
  * a QMC increment's {@link OffsetSplit}, which gives one task the relevant records of several base files, is one per
  * file part. Per part the mapper sees that part's split and only its records, so a mapper that reads its split's file
  * name in {@code setup()}, or keeps state until {@code cleanup()}, behaves as it did in the first job.
- * (In a part's {@code cleanup()} the context's current record is already the next part's first; a QMC mapper
- * writes nothing there, which ItchyMapper enforces.)
  */
 final class InputParts {
     private final MapContext<?, ?, ?, ?> context;
@@ -47,6 +45,11 @@ final class InputParts {
         part = combined.partBeingRead();
         ended = false;
         return true;
+    }
+
+    /** Whether the task's split combines parts (an {@link OffsetSplit}). */
+    boolean combined() {
+        return combined != null;
     }
 
     /** The current part's split, as its own task would have had it. */

@@ -56,14 +56,15 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         Set<BytesKey> relevant = null;
         InputParts parts = new InputParts(context);
         while (parts.next()) {
-            int dataset = settings.datasetOf(((FileSplit) parts.split()).getPath());
+            FileSplit split = (FileSplit) parts.split();
+            int dataset = settings.datasetOf(split.getPath());
             // Only jobs whose records emit several keys need post-filtering; ItchyJob sets the key list only for those.
             if (relevant == null
                     && conf.get(TaskKeys.RELEVANT_KEYS) != null
                     && !settings.newDatasets().contains(dataset)) {
                 relevant = relevantKeys(conf);
             }
-            new PartRun(context, settings, dataset, parts, relevant, touched, counts).run();
+            new PartRun(context, settings, split, dataset, parts, relevant, touched, counts).run();
         }
         if (touched != null) {
             touched.write(
@@ -87,6 +88,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         private final TouchedKeys touched;
         private final long[] counts;
         private final Mapper user;
+        private final InputSplit split;
         private final int dataset;
         private final boolean wrap;
         private final boolean recordOffsets;
@@ -100,6 +102,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         PartRun(
                 Context context,
                 TaskSettings settings,
+                InputSplit split,
                 int dataset,
                 InputParts parts,
                 Set<BytesKey> relevant,
@@ -111,6 +114,7 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
             this.touched = touched;
             this.counts = counts;
             this.user = (Mapper) Writables.newInstance(conf.getClass(TaskKeys.USER_MAPPER, Mapper.class), conf);
+            this.split = split;
             this.dataset = dataset;
             boolean newData = settings.newDatasets().contains(dataset);
             this.relevant = newData ? null : relevant;
@@ -120,11 +124,20 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
         }
 
         void run() throws IOException, InterruptedException {
-            InputSplit split = parts.split();
             Mapper.Context wrapped = new WrappedMapper().new Context(context) {
                 @Override
                 public InputSplit getInputSplit() {
                     return split;
+                }
+
+                @Override
+                public Object getCurrentKey() throws IOException, InterruptedException {
+                    return current() ? context.getCurrentKey() : null;
+                }
+
+                @Override
+                public Object getCurrentValue() throws IOException, InterruptedException {
+                    return current() ? context.getCurrentValue() : null;
                 }
 
                 @Override
@@ -141,6 +154,15 @@ public final class ItchyMapper extends Mapper<Object, Object, Object, Object> {
             if (emitsOfRecord > 1) {
                 counts[ItchyCounters.RECORDS_WITH_MULTIPLE_KEYS.ordinal()]++;
             }
+        }
+
+        /**
+         * Whether the task's current record is this part's. Outside its records (in {@code setup()}, and in
+         * {@code cleanup()} once the reader holds the next part's first record) a part shows no current record, as
+         * Hadoop's record readers show none before their first record and after their last.
+         */
+        private boolean current() {
+            return mapping || !parts.combined();
         }
 
         private boolean next() throws IOException, InterruptedException {
