@@ -120,6 +120,15 @@ class ErrorMessagesTest {
                         "f1 A -> 10.0.0.1 size 1",
                         ErrorCode.UNDECLARED_VARIABLE,
                         "line 1:4: 'A' is not a declared variable (an endpoint is a variable, an IP address or disk)"),
+                // A lone CR ends a line, as LF and CR LF do.
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2\rf2 A -> 10.0.0.1",
+                        ErrorCode.UNDECLARED_VARIABLE,
+                        "line 2:4: 'A' is not a declared variable (an endpoint is a variable, an IP address or disk)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2\r\n\rf2 A -> 10.0.0.1",
+                        ErrorCode.UNDECLARED_VARIABLE,
+                        "line 3:4: 'A' is not a declared variable (an endpoint is a variable, an IP address or disk)"),
                 error(
                         "A = (10.0.0.1)\nA = (10.0.0.2)",
                         ErrorCode.DUPLICATE_VARIABLE,
@@ -219,6 +228,20 @@ class ErrorMessagesTest {
                         "f1 10.0.0.1 -> 10.0.0.2 size 1 rate 1Mbps + 1s",
                         ErrorCode.UNIT_MISMATCH,
                         "line 1:37: cannot combine a rate (bytes/s) and a time (s) with '+'"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1GB*1GB",
+                        ErrorCode.UNIT_MISMATCH,
+                        "line 1:30: cannot multiply bytes by bytes: the result has no unit a flow takes (parenthesize a"
+                                + " ratio of like units, e.g. sz(f1) * (t(f2) / t(f3)))"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 start 1/1s",
+                        ErrorCode.UNIT_MISMATCH,
+                        "line 1:38: cannot divide a plain number by a time (s): the result has no unit a flow takes"
+                                + " (parenthesize a ratio of like units, e.g. sz(f1) * (t(f2) / t(f3)))"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 start 7 end 5",
+                        ErrorCode.INVALID_VALUE,
+                        "line 1:37: flow f1 ends (5.0 s) before it starts (7.0 s)"),
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 rate 1/0",
                         ErrorCode.INVALID_VALUE,

@@ -14,6 +14,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.server.config.ServerConfig;
 import org.cloudtalk.server.http.ApiChannelInitializer;
@@ -142,9 +143,8 @@ public final class CloudTalkServer implements AutoCloseable {
             throw e;
         }
         log.info(
-                "CloudTalk server listening on http://{}:{}/ (status from {})",
-                api.localAddress().getAddress().getHostAddress(),
-                api.localAddress().getPort(),
+                "CloudTalk server listening on http://{}/ (status from {})",
+                Launchers.authority(api.localAddress()),
                 config.keyFile().isPresent()
                         ? "status daemons"
                         : config.statusFile().orElseThrow());

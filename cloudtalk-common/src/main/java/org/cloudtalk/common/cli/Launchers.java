@@ -3,6 +3,11 @@ package org.cloudtalk.common.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -73,6 +78,28 @@ public final class Launchers {
                         },
                         name + "-shutdown"));
         stopped.await();
+    }
+
+    /**
+     * The config error for a socket that could not be bound, blaming the key at fault: {@code bind} for an address
+     * that is not this machine's, {@code port} otherwise (taken, or privileged).
+     */
+    public static String bindFailure(InetSocketAddress address, BindException failure) {
+        InetAddress host = address.getAddress();
+        boolean local;
+        try {
+            local = host.isAnyLocalAddress() || NetworkInterface.getByInetAddress(host) != null;
+        } catch (SocketException e) {
+            local = true; // the interfaces cannot be listed: the port is the likelier fault
+        }
+        return "Invalid value " + (local ? address.getPort() + " for port" : host.getHostAddress() + " for bind")
+                + ": cannot listen on " + authority(address) + " (" + failure.getMessage() + ")";
+    }
+
+    /** {@code host:port} as a URL writes it: an IPv6 address in brackets. */
+    public static String authority(InetSocketAddress address) {
+        String host = address.getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /**

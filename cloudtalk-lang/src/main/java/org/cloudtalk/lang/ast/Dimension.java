@@ -6,7 +6,7 @@ public enum Dimension {
     BYTES("bytes"),
     RATE("a rate (bytes/s)"),
     TIME("a time (s)"),
-    /** The result of arithmetic whose dimension the validator does not track, e.g. bytes * bytes. */
+    /** The result of arithmetic with no unit the language has, e.g. bytes * bytes: an error, reported once. */
     UNKNOWN("a value of unknown dimension");
 
     private final String description;

@@ -3,6 +3,7 @@ package org.cloudtalk.lang.parser;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
@@ -21,6 +22,8 @@ import org.cloudtalk.lang.validate.QueryValidator;
  * says where the text is wrong. Stateless and thread-safe; ANTLR's prediction cache is shared between instances.
  */
 public final class QueryParser {
+    private static final Pattern LONE_CR = Pattern.compile("\r(?!\n)");
+
     private final ParserLimits limits;
 
     public QueryParser() {
@@ -47,7 +50,10 @@ public final class QueryParser {
                     Span.at(1, 1),
                     "query is " + text.length() + " characters long, the limit is " + limits.maxQueryChars());
         }
-        CloudTalkLexer lexer = new CloudTalkLexer(CharStreams.fromString(text));
+        // A lone CR ends a line as LF and CR LF do, but the lexer counts lines at LF only: as LF, with the text's
+        // length (and every offset in it) unchanged, errors after it name the right line.
+        CloudTalkLexer lexer =
+                new CloudTalkLexer(CharStreams.fromString(LONE_CR.matcher(text).replaceAll("\n")));
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();

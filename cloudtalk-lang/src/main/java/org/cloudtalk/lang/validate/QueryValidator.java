@@ -119,6 +119,26 @@ public final class QueryValidator {
             checkEndpoint(flow.destination(), variables);
             checkEndpointPair(flow);
             flow.attributes().forEach((attribute, value) -> checkValue(flow, attribute, value));
+            checkEndNotBeforeStart(flow);
+        }
+    }
+
+    /** A flow cannot end before it starts: checked where both are known before the flows run (an absent start is 0). */
+    private void checkEndNotBeforeStart(Flow flow) {
+        Optional<Expression> end = flow.attribute(Attribute.END);
+        if (end.isEmpty()) {
+            return;
+        }
+        Optional<Double> endsAt = staticValue(end.get(), 0);
+        Optional<Double> startsAt = flow.attribute(Attribute.START)
+                .map(start -> staticValue(start, 0))
+                .orElse(Optional.of(0.0));
+        if (endsAt.isPresent() && startsAt.isPresent() && endsAt.get() < startsAt.get()) {
+            error(
+                    ErrorCode.INVALID_VALUE,
+                    end.get().span(),
+                    "flow " + flow.displayName() + " ends (" + endsAt.get() + " s) before it starts (" + startsAt.get()
+                            + " s)");
         }
     }
 
@@ -274,7 +294,10 @@ public final class QueryValidator {
                 }
                 boolean rateTimesTime = (left == Dimension.RATE && right == Dimension.TIME)
                         || (left == Dimension.TIME && right == Dimension.RATE);
-                return rateTimesTime ? Dimension.BYTES : Dimension.UNKNOWN;
+                if (rateTimesTime) {
+                    return Dimension.BYTES;
+                }
+                return mismatch(binary, left, right, "multiply");
             }
             default -> {
                 if (right == Dimension.NONE) {
@@ -289,9 +312,25 @@ public final class QueryValidator {
                 if (left == Dimension.BYTES && right == Dimension.TIME) {
                     return Dimension.RATE;
                 }
-                return Dimension.UNKNOWN;
+                return mismatch(binary, left, right, "divide");
             }
         }
+    }
+
+    /**
+     * A product or quotient with no unit the language has (bytes x bytes, 1 / 1s): an error, unless a side is already
+     * unknown because of an error reported there. Either way the result is unknown, so that it is reported once.
+     */
+    private Dimension mismatch(Expression.Binary binary, Dimension left, Dimension right, String operation) {
+        if (left != Dimension.UNKNOWN && right != Dimension.UNKNOWN) {
+            error(
+                    ErrorCode.UNIT_MISMATCH,
+                    binary.span(),
+                    "cannot " + operation + " " + left.description() + " by " + right.description()
+                            + ": the result has no unit a flow takes (parenthesize a ratio of like units, e.g. sz(f1)"
+                            + " * (t(f2) / t(f3)))");
+        }
+        return Dimension.UNKNOWN;
     }
 
     private void checkReference(Expression.Reference reference) {

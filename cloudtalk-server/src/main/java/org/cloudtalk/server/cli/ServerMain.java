@@ -64,10 +64,7 @@ public final class ServerMain implements Callable<Integer> {
             try {
                 server = CloudTalkServer.start(config);
             } catch (BindException e) {
-                throw new ConfigException("Invalid value " + config.bind().getPort()
-                        + " for port: cannot listen on "
-                        + config.bind().getAddress().getHostAddress() + ":"
-                        + config.bind().getPort() + " (" + e.getMessage() + ")");
+                throw new ConfigException(Launchers.bindFailure(config.bind(), e));
             }
         } catch (ConfigException e) {
             error("cloudtalk server: " + e.getMessage());

@@ -10,7 +10,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -58,7 +57,7 @@ public final class ApiChannelInitializer extends ChannelInitializer<SocketChanne
                     }
                 })
                 .addLast("deadlineStart", deadline.start())
-                .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
+                .addLast("http", new ApiCodec(MAX_INITIAL_LINE, MAX_HEADERS, 8192))
                 .addLast("keepAlive", new HttpServerKeepAliveHandler())
                 .addLast("aggregate", new BoundedAggregator(maxBodyBytes))
                 .addLast("deadlineStop", deadline.stop())

@@ -14,6 +14,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -87,10 +89,20 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             ctx.writeAndFlush(Responses.closing(Responses.error(ApiError.BAD_REQUEST, message)));
             return;
         }
-        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        String target;
+        try {
+            target = originForm(request.uri());
+        } catch (IllegalArgumentException e) {
+            respond(
+                    ctx,
+                    request,
+                    Responses.error(ApiError.BAD_REQUEST, "the request target is not a URI: " + e.getMessage()));
+            return;
+        }
         String path;
         Map<String, List<String>> parameters;
         try {
+            QueryStringDecoder uri = new QueryStringDecoder(target);
             path = uri.path();
             parameters = uri.parameters();
         } catch (IllegalArgumentException e) {
@@ -108,16 +120,16 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             case HttpApi.METRICS_PATH -> respond(
                     ctx,
                     request,
-                    request.method().equals(HttpMethod.GET)
+                    isGet(request)
                             ? Responses.text(
                                     HttpResponseStatus.OK, metrics.prometheusText(), "text/plain; version=0.0.4")
-                            : methodNotAllowed("GET"));
+                            : methodNotAllowed("GET, HEAD"));
             case HttpApi.HEALTH_PATH -> respond(
                     ctx,
                     request,
-                    request.method().equals(HttpMethod.GET)
+                    isGet(request)
                             ? Responses.json(HttpResponseStatus.OK, Map.of("status", "ok"))
-                            : methodNotAllowed("GET"));
+                            : methodNotAllowed("GET, HEAD"));
             default -> respond(ctx, request, Responses.error(ApiError.NOT_FOUND, "no such resource: " + path));
         }
     }
@@ -332,12 +344,8 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         Duration timeout = defaultTimeout;
         String timeoutMs = parameter(parameters, Param.TIMEOUT_MS, null);
         if (timeoutMs != null) {
-            long millis;
-            try {
-                millis = Long.parseLong(timeoutMs);
-            } catch (NumberFormatException e) {
-                millis = -1;
-            }
+            // ASCII digits only: Long.parseLong also takes a sign and the digits of other scripts.
+            long millis = timeoutMs.matches("[0-9]{1,10}") ? Long.parseLong(timeoutMs) : -1;
             if (millis < 1 || millis > HttpApi.MAX_TIMEOUT_MILLIS) {
                 throw new IllegalArgumentException(
                         Param.TIMEOUT_MS + " must be 1 to " + HttpApi.MAX_TIMEOUT_MILLIS + ", not '" + timeoutMs + "'");
@@ -353,9 +361,41 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         return new QueryService.Options(tenant, kind, info.equals(Param.STATIC), timeout, explain.equals("true"));
     }
 
+    /** @throws IllegalArgumentException when the parameter is given more than once: which one was meant is unclear */
     private static String parameter(Map<String, List<String>> parameters, String name, String defaultValue) {
         List<String> values = parameters.get(name);
-        return values == null || values.isEmpty() ? defaultValue : values.get(values.size() - 1);
+        if (values != null && values.size() > 1) {
+            throw new IllegalArgumentException(name + " is given " + values.size() + " times; give it once");
+        }
+        return values == null || values.isEmpty() ? defaultValue : values.get(0);
+    }
+
+    /** GET, or HEAD, which the codec answers with GET's headers and no body ({@link ApiCodec}). */
+    private static boolean isGet(FullHttpRequest request) {
+        return request.method().equals(HttpMethod.GET) || request.method().equals(HttpMethod.HEAD);
+    }
+
+    /**
+     * The path and query of a request target: as sent in the usual origin form ({@code /v1/query?...}), or taken
+     * from the absolute form ({@code http://host:port/v1/query?...}) that RFC 9112 §3.2.2 says servers must accept.
+     *
+     * @throws IllegalArgumentException when the absolute form is not a valid URI
+     */
+    static String originForm(String target) {
+        if (target.startsWith("/") || !target.regionMatches(true, 0, "http", 0, 4)) {
+            return target;
+        }
+        URI uri;
+        try {
+            uri = new URI(target);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (!uri.isAbsolute() || uri.getRawAuthority() == null) {
+            return target;
+        }
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        return uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
     }
 
     private static FullHttpResponse methodNotAllowed(String allowed) {

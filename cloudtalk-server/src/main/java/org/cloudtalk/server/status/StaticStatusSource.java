@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.cloudtalk.common.io.TextFile;
@@ -210,6 +211,8 @@ public final class StaticStatusSource implements StatusSource {
             JsonNode host = entry.getValue();
             if (host.has("endpoints")) {
                 host = endpointOf(file, address, host);
+            } else {
+                onlyKnownFields(file, address, host);
             }
             once(file, hosts, address, entry.getKey()).put(address, load(file, address, host));
         }
@@ -259,6 +262,30 @@ public final class StaticStatusSource implements StatusSource {
         throw new IOException(file + ": host " + address + ": the probe reply has no entry for it");
     }
 
+    /** A host's own fields, the status probe's names with units: a misspelt use field must not read as no load. */
+    private static final Set<String> FIELDS = Set.of(
+            "nicRxCapacityBitsPerSecond",
+            "nicRxUseBitsPerSecond",
+            "nicTxCapacityBitsPerSecond",
+            "nicTxUseBitsPerSecond",
+            "diskReadCapacityBytesPerSecond",
+            "diskReadUseBytesPerSecond",
+            "diskWriteCapacityBytesPerSecond",
+            "diskWriteUseBytesPerSecond");
+
+    private static void onlyKnownFields(Path file, String address, JsonNode host) throws IOException {
+        if (!host.isObject()) {
+            throw new IOException(file + ": host " + address + ": expected an object of numbers");
+        }
+        for (Iterator<String> names = host.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw new IOException(file + ": host " + address + ": unknown field \"" + name + "\" (the fields are "
+                        + String.join(", ", new TreeSet<>(FIELDS)) + ")");
+            }
+        }
+    }
+
     private static HostLoad load(Path file, String address, JsonNode host) throws IOException {
         try {
             return new HostLoad(
@@ -277,8 +304,11 @@ public final class StaticStatusSource implements StatusSource {
 
     private static double required(JsonNode host, String field) {
         JsonNode value = host.get(field);
-        if (value == null || !value.isNumber()) {
+        if (value == null) {
             throw new IllegalArgumentException("missing number " + field);
+        }
+        if (!value.isNumber()) {
+            throw new IllegalArgumentException(field + " is not a number: " + value);
         }
         return notNegative(field, value);
     }
@@ -286,7 +316,7 @@ public final class StaticStatusSource implements StatusSource {
     private static double optional(JsonNode host, String field) {
         JsonNode value = host.get(field);
         if (value != null && !value.isNumber()) {
-            throw new IllegalArgumentException(field + " is not a number");
+            throw new IllegalArgumentException(field + " is not a number: " + value);
         }
         return value == null ? 0 : notNegative(field, value);
     }

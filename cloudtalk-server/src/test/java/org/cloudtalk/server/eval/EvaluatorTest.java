@@ -102,6 +102,27 @@ class EvaluatorTest {
         }
     }
 
+    /**
+     * A host whose link has no capacity (a status file may say 0) can never carry the flow: the heuristic ranks it
+     * below a host whose link is oversubscribed, however much, and the evaluators built on its binding keep that.
+     * (The flow estimator gives neither a finite time: the background use fills the busy link, so exhaustive search
+     * has nothing to prefer.)
+     */
+    @Test
+    void aHostWithoutCapacityRanksBelowABusyOne() {
+        ClusterState state = States.state(Map.of(
+                "10.0.0.1", host(0, 0, 0, 0, 0),
+                "10.0.0.3", host(100 * MIB, 0, 500 * MIB, 0, 0),
+                "10.0.0.4", idle(100 * MIB)));
+        QueryModel query = model("A = (10.0.0.1 10.0.0.3)\nf1 A -> 10.0.0.4 size 1G");
+        for (Evaluator evaluator :
+                List.of(heuristic, new FlowEvaluator(heuristic, estimator), new RefinedEvaluator())) {
+            assertThat(evaluator.evaluate(query, state).binding().valueOf("A"))
+                    .as("%s", evaluator)
+                    .isEqualTo("10.0.0.3");
+        }
+    }
+
     @Test
     void variablesOfOneDeclarationShareOneCandidateList() {
         QueryModel query =
@@ -160,6 +181,128 @@ class EvaluatorTest {
     }
 
     /**
+     * The disk rule can corner greedy choice where distinctness alone cannot: v0 takes disk (its best score), A then
+     * may not, B (fed by disk) may not either, and A and B need distinct values of their two. Only v0 = 10.0.0.2
+     * leaves a binding, which every evaluator must find.
+     */
+    @Test
+    void everyEvaluatorFindsTheBindingTheDiskRuleLeaves() {
+        ClusterState state = States.state(Map.of("10.0.0.2", idle(100 * MIB), "10.0.0.4", idle(100 * MIB)));
+        QueryModel query = model("v0 = (10.0.0.2 disk)\nA = B = (10.0.0.4 disk)\n"
+                + "f1 v0 -> A size 1M\nf3 B -> A size 1M\nf4 disk -> B size 1M");
+        for (Evaluator evaluator :
+                List.of(heuristic, new FlowEvaluator(heuristic, estimator), exhaustive, new RefinedEvaluator())) {
+            Binding binding = evaluator.evaluate(query, state).binding();
+            assertThat(List.of(binding.valueOf("v0"), binding.valueOf("A"), binding.valueOf("B")))
+                    .as("%s", evaluator)
+                    .containsExactly("10.0.0.2", "disk", "10.0.0.4");
+        }
+    }
+
+    /**
+     * Random small queries over a few hosts and disk: wherever exhaustive search finds a binding, every evaluator
+     * answers with one that keeps the rules (distinct values, no flow turned into disk -> disk or 0.0.0.0 -> disk);
+     * where it finds none, none answers.
+     */
+    @Test
+    void everyEvaluatorAnswersExactlyTheQueriesThatHaveABinding() {
+        Random random = new Random(11);
+        List<String> values = List.of("10.0.0.1", "10.0.0.2", "10.0.0.3", "disk");
+        ClusterState state = States.random(random, values.subList(0, 3), 100 * MIB, false);
+        List<Evaluator> evaluators =
+                List.of(heuristic, new FlowEvaluator(heuristic, estimator), new RefinedEvaluator());
+        int answerable = 0;
+        int unanswerable = 0;
+        for (int i = 0; i < 3000; i++) {
+            QueryModel query;
+            try {
+                query = model(randomQuery(random, values));
+            } catch (RuntimeException invalid) {
+                continue; // one the language refuses, e.g. a literal disk -> disk
+            }
+            boolean exists;
+            try {
+                exhaustive.evaluate(query, state);
+                exists = true;
+            } catch (EvaluationException e) {
+                exists = false;
+            }
+            for (Evaluator evaluator : evaluators) {
+                if (exists) {
+                    assertThat(keepsTheRules(
+                                    query, evaluator.evaluate(query, state).binding()))
+                            .as("%s on %s", evaluator, query.query())
+                            .isTrue();
+                } else {
+                    QueryModel refused = query;
+                    assertThatThrownBy(() -> evaluator.evaluate(refused, state))
+                            .as("%s on %s", evaluator, query.query())
+                            .isInstanceOf(EvaluationException.class);
+                }
+            }
+            if (exists) {
+                answerable++;
+            } else {
+                unanswerable++;
+            }
+        }
+        assertThat(answerable).isGreaterThan(500);
+        assertThat(unanswerable).isGreaterThan(50);
+    }
+
+    /** Two or three declarations of one to three variables each, then two to five flows among them, hosts and disk. */
+    private static String randomQuery(Random random, List<String> values) {
+        StringBuilder query = new StringBuilder();
+        List<String> endpoints = new ArrayList<>(List.of("10.0.0.1", "10.0.0.9", "disk", "0.0.0.0"));
+        int declarations = 2 + random.nextInt(2);
+        for (int d = 0; d < declarations; d++) {
+            List<String> names = new ArrayList<>();
+            for (int v = 0; v <= random.nextInt(3); v++) {
+                names.add("V" + d + v);
+            }
+            List<String> candidates = new ArrayList<>(values);
+            java.util.Collections.shuffle(candidates, random);
+            candidates = candidates.subList(0, 1 + random.nextInt(values.size()));
+            query.append(random.nextInt(4) == 0 ? "shared " : "")
+                    .append(String.join(" = ", names))
+                    .append(" = (")
+                    .append(String.join(" ", candidates))
+                    .append(")\n");
+            endpoints.addAll(names);
+        }
+        int flows = 2 + random.nextInt(4);
+        for (int f = 1; f <= flows; f++) {
+            String source = endpoints.get(random.nextInt(endpoints.size()));
+            String destination = endpoints.get(random.nextInt(endpoints.size()));
+            query.append("f")
+                    .append(f)
+                    .append(' ')
+                    .append(source)
+                    .append(" -> ")
+                    .append(destination);
+            query.append(" size 1M\n");
+        }
+        return query.toString();
+    }
+
+    private static boolean keepsTheRules(QueryModel query, Binding binding) {
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (QueryModel.Variable variable : query.variables()) {
+            String value = binding.valueOf(variable.name());
+            if (!variable.candidates().contains(value) || !variable.shared() && !taken.add(value)) {
+                return false;
+            }
+        }
+        return query.query().flows().stream().allMatch(flow -> {
+            String source = QueryModel.key(flow.source());
+            String destination = QueryModel.key(flow.destination());
+            String from = query.isVariable(source) ? binding.valueOf(source) : source;
+            String to = query.isVariable(destination) ? binding.valueOf(destination) : destination;
+            return !(to.equals(QueryModel.DISK) && (from.equals(QueryModel.DISK) || from.equals("0.0.0.0")));
+        });
+    }
+
+    /**
      * Endless flows give no completion time to compare bindings by: refined answers with the heuristic's binding, as
      * the heuristic would, instead of refusing the query.
      */
@@ -173,6 +316,17 @@ class EvaluatorTest {
                 .isEqualTo(new HeuristicEvaluator().evaluate(query, state).binding());
         assertThat(refined.binding().valueOf("A")).isEqualTo("10.0.0.2");
         assertThat(refined.completionSeconds()).isEmpty();
+    }
+
+    /** So does exhaustive, with the first binding it lists, for endless flows and for a query without flows. */
+    @Test
+    void exhaustiveAnswersWithoutACompletionTimeWhenNoFlowIsFinite() {
+        ClusterState state = States.state(Map.of("10.0.0.1", idle(100 * MIB), "10.0.0.2", idle(100 * MIB)));
+        for (String text : List.of("A = (10.0.0.1 10.0.0.2)\nf1 A -> disk", "A = B = (10.0.0.1 10.0.0.2)")) {
+            Evaluation answer = exhaustive.evaluate(model(text), state);
+            assertThat(answer.binding().valueOf("A")).as(text).isEqualTo("10.0.0.1");
+            assertThat(answer.completionSeconds()).as(text).isEmpty();
+        }
     }
 
     /**

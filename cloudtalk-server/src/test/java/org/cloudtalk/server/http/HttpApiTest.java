@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.cloudtalk.server.query.Admission;
@@ -128,6 +129,19 @@ class HttpApiTest {
         assertThat(post("/v1/query?evaluator=magic", "f1 10.0.0.1 -> 10.0.0.2").body())
                 .contains("unknown evaluator 'magic'");
         assertThat(post("/v1/query?timeoutMs=0", "f1 10.0.0.1 -> 10.0.0.2").statusCode())
+                .isEqualTo(400);
+        // ASCII digits only: not a sign, not the digits of other scripts (full-width 5, Arabic-Indic 50).
+        for (String timeout : List.of("%2B5", "%EF%BC%95", "%D9%A5%D9%A0", "5.0", "12345678901")) {
+            HttpResponse<String> refused = post("/v1/query?timeoutMs=" + timeout, "f1 10.0.0.1 -> 10.0.0.2");
+            assertThat(refused.statusCode()).as(timeout).isEqualTo(400);
+            assertThat(refused.body()).as(timeout).contains("timeoutMs must be 1 to");
+        }
+        // A parameter given twice is refused, not silently taken from the last value.
+        HttpResponse<String> twice = post("/v1/query?timeoutMs=5&timeoutMs=6000", "f1 10.0.0.1 -> 10.0.0.2");
+        assertThat(twice.statusCode()).isEqualTo(400);
+        assertThat(twice.body()).contains("timeoutMs is given 2 times; give it once");
+        assertThat(post("/v1/query?evaluator=flow&evaluator=heuristic", "f1 10.0.0.1 -> 10.0.0.2 size 1M")
+                        .statusCode())
                 .isEqualTo(400);
         assertThat(post("/v1/nothing", "").statusCode()).isEqualTo(404);
         HttpResponse<String> get = client.send(

@@ -193,6 +193,67 @@ class HttpConnectionTest {
         }
     }
 
+    /** RFC 9112 §3.2.2: a server accepts a request target in absolute form, as a proxy would send it. */
+    @Test
+    void anAbsoluteFormTargetIsServedLikeItsPath() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write((get("http://127.0.0.1:" + port + "/healthz")
+                            + post("HTTP://localhost:" + port + "/v1/query?evaluator=heuristic", QUERY)
+                            + get("http://127.0.0.1:" + port + "/heal%zzthz")
+                            + get("http://[bad/healthz"))
+                    .getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).body()).isEqualTo("{\"status\":\"ok\"}");
+            assertThat(read(in).body()).contains("\"bindings\"").contains("\"evaluator\":\"heuristic\"");
+            assertThat(read(in).status()).isEqualTo(400);
+            Response notUri = read(in);
+            assertThat(notUri.status()).isEqualTo(400);
+            assertThat(notUri.body()).contains("not a URI");
+        }
+    }
+
+    /** HEAD gets GET's status and headers, no body: the next pipelined answer follows at once. */
+    @Test
+    void headIsAnsweredLikeGetWithoutABody() throws Exception {
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write(("HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + get("/healthz"))
+                    .getBytes(StandardCharsets.US_ASCII));
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: 15");
+            Response get = read(in);
+            assertThat(get.status()).isEqualTo(200);
+            assertThat(get.body()).isEqualTo("{\"status\":\"ok\"}");
+            out.write("HEAD /v1/query HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(readHead(in)).startsWith("HTTP/1.1 405").containsIgnoringCase("allow: POST");
+        }
+    }
+
+    /**
+     * RFC 9112 §6.1: a request with both Transfer-Encoding and Content-Length is read as chunked, answered, and then
+     * its connection closes, so that what follows it is never read with framing a proxy in front may disagree on.
+     */
+    @Test
+    void aRequestWithBothLengthsIsAnsweredThenTheConnectionCloses() throws Exception {
+        byte[] query = QUERY.getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = connect()) {
+            socket.getOutputStream()
+                    .write(("POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n"
+                                    + "Transfer-Encoding: chunked\r\n\r\n"
+                                    + Integer.toHexString(query.length) + "\r\n" + QUERY + "\r\n0\r\n\r\n"
+                                    + get("/healthz"))
+                            .getBytes(StandardCharsets.UTF_8));
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            Response response = read(in);
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.body()).contains("\"bindings\"");
+            assertThat(response.headers()).containsIgnoringCase("connection: close");
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
     @Test
     void overLongHeaderIsA400ThenTheConnectionCloses() throws Exception {
         try (Socket socket = connect()) {
@@ -377,10 +438,8 @@ class HttpConnectionTest {
         return "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
     }
 
-    record Response(int status, String headers, String body) {}
-
-    /** One response: status line, headers (as text), and a Content-Length body. */
-    static Response read(InputStream in) throws IOException {
+    /** A response's status line and headers, up to and with the blank line. */
+    private static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
             int c = in.read();
@@ -389,7 +448,14 @@ class HttpConnectionTest {
             }
             head.write(c);
         }
-        String headers = head.toString(StandardCharsets.US_ASCII);
+        return head.toString(StandardCharsets.US_ASCII);
+    }
+
+    record Response(int status, String headers, String body) {}
+
+    /** One response: status line, headers (as text), and a Content-Length body. */
+    static Response read(InputStream in) throws IOException {
+        String headers = readHead(in);
         int length = 0;
         for (String line : headers.split("\r\n")) {
             if (line.regionMatches(true, 0, "content-length:", 0, 15)) {

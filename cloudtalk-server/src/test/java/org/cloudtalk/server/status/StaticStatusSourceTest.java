@@ -140,6 +140,19 @@ class StaticStatusSourceTest {
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("expected an object");
         String host = "{\"nicRxCapacityBitsPerSecond\": 1e9, \"nicTxCapacityBitsPerSecond\": 1e9,"
                 + " \"diskReadCapacityBytesPerSecond\": 1, \"diskWriteCapacityBytesPerSecond\": 1}";
+        // A misspelt field must not read as no load; a number in quotes is not a number.
+        Files.writeString(
+                file, "{\"hosts\": {\"10.0.0.1\": " + host.replace("{", "{\"nicRxUseBitsPerSecnd\": 9e8, ") + "}}");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageContaining("host 10.0.0.1: unknown field \"nicRxUseBitsPerSecnd\" (the fields are"
+                        + " diskReadCapacityBytesPerSecond, ");
+        Files.writeString(
+                file,
+                "{\"hosts\": {\"10.0.0.1\": "
+                        + host.replace("\"nicRxCapacityBitsPerSecond\": 1e9", "\"nicRxCapacityBitsPerSecond\": \"1e9\"")
+                        + "}}");
+        assertThatThrownBy(() -> new StaticStatusSource(file))
+                .hasMessageEndingWith("host 10.0.0.1: nicRxCapacityBitsPerSecond is not a number: \"1e9\"");
         Files.writeString(file, "{\"hosts\": {\"10.0.0.1\": " + host + ", \"::ffff:10.0.0.1\": " + host + "}}");
         assertThatThrownBy(() -> new StaticStatusSource(file))
                 .hasMessageEndingWith("host '::ffff:10.0.0.1' is 10.0.0.1, which is given twice");

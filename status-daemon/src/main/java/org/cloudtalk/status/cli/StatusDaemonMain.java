@@ -75,9 +75,7 @@ public final class StatusDaemonMain implements Callable<Integer> {
         try {
             daemon = StatusDaemon.start(config);
         } catch (BindException e) {
-            error("status-daemon: Invalid value " + config.bindAddress().getPort() + " for port: cannot "
-                    + "listen on " + config.bindAddress().getAddress().getHostAddress() + ":"
-                    + config.bindAddress().getPort() + " (" + e.getMessage() + ")");
+            error("status-daemon: " + Launchers.bindFailure(config.bindAddress(), e));
             return Launchers.CONFIG;
         } catch (IOException e) {
             error("status-daemon: cannot start: " + e.getMessage());

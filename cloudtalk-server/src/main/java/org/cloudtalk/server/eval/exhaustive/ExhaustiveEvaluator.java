@@ -9,7 +9,6 @@ import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
 import org.cloudtalk.server.eval.QueryModel;
 import org.cloudtalk.server.eval.flow.FlowEstimator;
-import org.cloudtalk.server.eval.flow.FlowEvaluator;
 import org.cloudtalk.server.state.ClusterState;
 
 /**
@@ -61,8 +60,16 @@ public final class ExhaustiveEvaluator implements Evaluator {
         // tie-breaking are those of a search over every ordered binding.
         Binding[] best = {null};
         double[] bestCost = {Double.POSITIVE_INFINITY};
+        boolean[] endless = {false};
         bindings.forEach(binding -> {
-            double cost = FlowEvaluator.cost(estimator, query, binding, state, deadline);
+            double cost = estimator.estimate(query, binding, state, deadline).completionSeconds();
+            if (Double.isNaN(cost)) {
+                // Every flow is endless (or there is none), whatever the binding: nothing to compare bindings by, so
+                // the first binding is the answer, without a completion time, as refined and the heuristic answer.
+                best[0] = binding;
+                endless[0] = true;
+                return false;
+            }
             if (best[0] == null || cost < bestCost[0]) {
                 best[0] = binding;
                 bestCost[0] = cost;
@@ -75,6 +82,6 @@ public final class ExhaustiveEvaluator implements Evaluator {
                     + QueryModel.DISK_RULE
                     + ")");
         }
-        return new Evaluation(best[0], OptionalDouble.of(bestCost[0]));
+        return new Evaluation(best[0], endless[0] ? OptionalDouble.empty() : OptionalDouble.of(bestCost[0]));
     }
 }

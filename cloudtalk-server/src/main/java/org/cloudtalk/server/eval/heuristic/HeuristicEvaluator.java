@@ -1,6 +1,7 @@
 package org.cloudtalk.server.eval.heuristic;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -8,6 +9,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import org.cloudtalk.server.deadline.Deadline;
@@ -75,14 +77,10 @@ public final class HeuristicEvaluator implements Evaluator {
         Set<String> used = new HashSet<>();
         // Variables declared together share one candidate list: prepare it once, not once per variable.
         Map<List<String>, Pool> pools = new IdentityHashMap<>();
+        List<QueryModel.Variable> order = new ArrayList<>();
         List<QueryModel.Variable> rest = new ArrayList<>();
         for (QueryModel.Variable variable : query.variables()) {
-            deadline.check();
-            if (bindsLocally(query, variable)) {
-                assign(query, variable, state, pools, bound, used, scores);
-            } else {
-                rest.add(variable);
-            }
+            (bindsLocally(query, variable) ? order : rest).add(variable);
         }
         // Listing 1 leaves the order of the remaining variables open ("for v in vars" over a set). The most
         // constrained go first — those whose score involves more kinds of resource — so that a variable that only
@@ -91,11 +89,91 @@ public final class HeuristicEvaluator implements Evaluator {
         Map<String, Integer> kinds = new HashMap<>();
         rest.forEach(variable -> kinds.put(variable.name(), resourceKinds(query, variable)));
         rest.sort(Comparator.comparingInt((QueryModel.Variable variable) -> -kinds.get(variable.name())));
-        for (QueryModel.Variable variable : rest) {
-            deadline.check();
-            assign(query, variable, state, pools, bound, used, scores);
+        order.addAll(rest);
+        try {
+            for (QueryModel.Variable variable : order) {
+                deadline.check();
+                assign(query, variable, state, pools, bound, used, scores);
+            }
+        } catch (EvaluationException greedyFailed) {
+            // Greedy choice with its repairs finds distinct values whenever they exist (the repairs are augmenting
+            // paths), but the disk rule can corner it: a variable that took disk leaves its peers none, and only that
+            // earlier variable's other value avoids it. Then a search finds a binding where one exists.
+            if (order.stream().noneMatch(variable -> variable.candidates().contains(QueryModel.DISK))) {
+                throw greedyFailed;
+            }
+            return new Evaluation(
+                    new Binding(search(query, order, state, pools, deadline).orElseThrow(() -> greedyFailed)),
+                    OptionalDouble.empty());
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());
+    }
+
+    /**
+     * A binding by backtracking over the variables in the heuristic's order, each trying its candidates from the best
+     * score down: the first binding that gives non-shared variables distinct values and keeps the disk rule, or
+     * none if there is no such binding. Reached only when greedy choice failed; the deadline bounds it.
+     */
+    private Optional<Map<String, String>> search(
+            QueryModel query,
+            List<QueryModel.Variable> order,
+            ClusterState state,
+            Map<List<String>, Pool> pools,
+            Deadline deadline) {
+        List<int[]> preferences = new ArrayList<>(order.size());
+        for (QueryModel.Variable variable : order) {
+            Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
+            Roles roles = new Roles(query, variable, pool);
+            double inverseWeight = 1 / weight;
+            Integer[] positions = new Integer[pool.candidates.size()];
+            double[] score = new double[positions.length];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = i;
+                score[i] = pool.disk[i] ? MAX : score(pool.loads[i], i, roles, inverseWeight);
+            }
+            // Best first; among equal scores the later candidate, as the greedy pass prefers it.
+            Arrays.sort(
+                    positions,
+                    Comparator.comparingDouble((Integer i) -> -score[i]).thenComparing(i -> -i));
+            preferences.add(Arrays.stream(positions).mapToInt(Integer::intValue).toArray());
+        }
+        Map<String, String> bound = new LinkedHashMap<>();
+        return extend(query, order, preferences, 0, bound, new HashSet<>(), deadline)
+                ? Optional.of(bound)
+                : Optional.empty();
+    }
+
+    private static boolean extend(
+            QueryModel query,
+            List<QueryModel.Variable> order,
+            List<int[]> preferences,
+            int index,
+            Map<String, String> bound,
+            Set<String> used,
+            Deadline deadline) {
+        if (index == order.size()) {
+            return true;
+        }
+        deadline.check();
+        QueryModel.Variable variable = order.get(index);
+        for (int position : preferences.get(index)) {
+            String value = variable.candidates().get(position);
+            if (!variable.shared() && used.contains(value) || !query.admits(variable.name(), value, bound::get)) {
+                continue;
+            }
+            bound.put(variable.name(), value);
+            if (!variable.shared()) {
+                used.add(value);
+            }
+            if (extend(query, order, preferences, index + 1, bound, used, deadline)) {
+                return true;
+            }
+            bound.remove(variable.name());
+            if (!variable.shared()) {
+                used.remove(value);
+            }
+        }
+        return false;
     }
 
     /** How many of network receive, network transmit, disk read and disk write the variable's score depends on. */
@@ -136,9 +214,13 @@ public final class HeuristicEvaluator implements Evaluator {
      * oversubscribe it, that is below zero, where bytes/s would rank a slow host's small deficit above a fast host's
      * large one and every concurrent query would pile onto the slowest host. An oversubscribed resource scores
      * {@code -1 / share} instead, where share is what a new flow would get there ({@code capacity / (n + 1)}, n the
-     * use in capacities): below every resource with room left, and among oversubscribed ones by that share.
+     * use in capacities): below every resource with room left, and among oversubscribed ones by that share. A
+     * resource without capacity (a status file may say 0) scores below them all.
      */
     static double left(double capacity, double weightedUse) {
+        if (!(capacity > 0)) {
+            return -MAX; // nothing can flow there: below every resource that has some capacity, however loaded
+        }
         double left = capacity - weightedUse;
         if (left >= 0) {
             return left;
@@ -185,6 +267,37 @@ public final class HeuristicEvaluator implements Evaluator {
         }
     }
 
+    /** What a variable does, which decides the resources its score looks at. */
+    private record Roles(
+            int onlySender, int onlyReceiver, boolean receives, boolean sends, boolean readsDisk, boolean writesDisk) {
+        Roles(QueryModel query, QueryModel.Variable variable, Pool pool) {
+            this(query.incoming(variable.name()), query.outgoing(variable.name()), pool);
+        }
+
+        private Roles(Set<String> incoming, Set<String> outgoing, Pool pool) {
+            // Line 27: a candidate that is the variable's only peer on one side makes that flow local.
+            this(
+                    incoming.size() == 1 ? pool.positionOf(incoming.iterator().next()) : -1,
+                    outgoing.size() == 1 ? pool.positionOf(outgoing.iterator().next()) : -1,
+                    !network(incoming).isEmpty(),
+                    !network(outgoing).isEmpty(),
+                    incoming.contains(QueryModel.DISK),
+                    outgoing.contains(QueryModel.DISK));
+        }
+    }
+
+    /** Lines 27-35: the candidate at {@code position}'s least available resource among those the variable uses. */
+    private static double score(HostLoad load, int position, Roles roles, double inverseWeight) {
+        boolean local = position == roles.onlySender() || position == roles.onlyReceiver();
+        double netRx = local || !roles.receives() ? MAX : left(load.rxCapacity(), load.rxUse() * inverseWeight);
+        double netTx = local || !roles.sends() ? MAX : left(load.txCapacity(), load.txUse() * inverseWeight);
+        // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
+        double diskRead = roles.readsDisk() ? left(load.diskReadCapacity(), load.diskReadUse() * inverseWeight) : MAX;
+        double diskWrite =
+                roles.writesDisk() ? left(load.diskWriteCapacity(), load.diskWriteUse() * inverseWeight) : MAX;
+        return Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
+    }
+
     private void assign(
             QueryModel query,
             QueryModel.Variable variable,
@@ -193,18 +306,8 @@ public final class HeuristicEvaluator implements Evaluator {
             Map<String, String> bound,
             Set<String> used,
             Map<String, Map<String, Double>> scores) {
-        Set<String> incoming = query.incoming(variable.name());
-        Set<String> outgoing = query.outgoing(variable.name());
         Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
-        // Line 27: a candidate that is the variable's only peer on one side makes that flow local.
-        int onlySender =
-                incoming.size() == 1 ? pool.positionOf(incoming.iterator().next()) : -1;
-        int onlyReceiver =
-                outgoing.size() == 1 ? pool.positionOf(outgoing.iterator().next()) : -1;
-        boolean receives = !network(incoming).isEmpty();
-        boolean sends = !network(outgoing).isEmpty();
-        boolean readsDisk = incoming.contains(QueryModel.DISK);
-        boolean writesDisk = outgoing.contains(QueryModel.DISK);
+        Roles roles = new Roles(query, variable, pool);
         boolean[] taken = variable.shared() || used.isEmpty() ? null : pool.taken(used);
         boolean diskAdmitted = query.admits(variable.name(), QueryModel.DISK, bound::get);
         double inverseWeight = 1 / weight;
@@ -222,15 +325,7 @@ public final class HeuristicEvaluator implements Evaluator {
                 }
                 score = MAX;
             } else {
-                boolean local = i == onlySender || i == onlyReceiver;
-                HostLoad load = loads[i];
-                double netRx = local || !receives ? MAX : left(load.rxCapacity(), load.rxUse() * inverseWeight);
-                double netTx = local || !sends ? MAX : left(load.txCapacity(), load.txUse() * inverseWeight);
-                // Line 33: disk read matters when the variable's disk feeds it (disk -> v); write when v -> disk.
-                double diskRead = readsDisk ? left(load.diskReadCapacity(), load.diskReadUse() * inverseWeight) : MAX;
-                double diskWrite =
-                        writesDisk ? left(load.diskWriteCapacity(), load.diskWriteUse() * inverseWeight) : MAX;
-                score = Math.min(Math.min(netRx, netTx), Math.min(diskRead, diskWrite));
+                score = score(loads[i], i, roles, inverseWeight);
             }
             if (scores != null) {
                 scores.computeIfAbsent(variable.name(), unused -> new LinkedHashMap<>())
