@@ -105,10 +105,33 @@ final class InputFiles {
                             + "; Itchy reads the files directly in an input directory: name that directory as an"
                             + " input of its own");
                 }
+                checkNameIsAPath(status.getPath());
                 files.add(followingLinks(fs, status.getPath()));
             }
         }
         return List.copyOf(files);
+    }
+
+    /** What Hadoop's glob patterns give a meaning: a path holding one names a pattern, not itself. */
+    private static final String GLOB_CHARACTERS = "*?[]{}\\";
+
+    /**
+     * Hadoop's input formats glob each input path, and globbing turns each name in it back into a path: a name with a
+     * colon reads as a scheme (the job fails with an IllegalArgumentException that names no file), one with a glob
+     * character as a pattern (which may match other files too, read twice, or none).
+     */
+    private static void checkNameIsAPath(Path file) {
+        try {
+            new Path(file.getName());
+        } catch (IllegalArgumentException e) {
+            throw new ItchyException("input " + file + " has a name Hadoop cannot read as a path (" + e.getMessage()
+                    + "; a colon in a file name is the usual cause): rename it");
+        }
+        String path = file.toUri().getPath();
+        if (path.chars().anyMatch(c -> GLOB_CHARACTERS.indexOf(c) >= 0)) {
+            throw new ItchyException("input " + file + " has a name Hadoop's input formats read as a glob pattern (it"
+                    + " holds one of " + GLOB_CHARACTERS + "), which may match other files or none: rename it");
+        }
     }
 
     private static boolean hidden(String fileName) {

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.technique.TaskKeys;
 
 /** Configuration keys (Hadoop {@code Configuration}) that select and tune Itchy. */
@@ -84,6 +85,13 @@ public final class ItchyConf {
                 TableName.isLegalFullyQualifiedTableName(Bytes.toBytes(table));
             } catch (IllegalArgumentException e) {
                 throw new ItchyException(invalid(table, TABLE, "not an HBase table name (" + e.getMessage() + ")"));
+            }
+            if (Bytes.toBytes(table).length > ItchyStore.MAX_TABLE_NAME_BYTES) {
+                throw new ItchyException(invalid(
+                        table,
+                        TABLE,
+                        "longer than " + ItchyStore.MAX_TABLE_NAME_BYTES + " bytes (every row keeps room for the"
+                                + " table's name, which HBase's client puts before it to find the row's region)"));
             }
         }
         String mode = conf.get(MODE);

@@ -288,7 +288,9 @@ public final class ItchyJob {
         try (Connection connection = ConnectionFactory.createConnection(conf)) {
             JobRecord record = ItchyStore.record(connection, conf, name)
                     .orElseThrow(() -> new ItchyException("job " + name + " has no first job recorded in HBase table "
-                            + ItchyStore.table(conf) + ": run runFirst over the base input first"));
+                            + ItchyStore.table(conf) + ": run its first job over the base input before an increment"
+                            + " (bin/itchy run " + name + " first ..., or ItchyJob.runFirst); a first job run with"
+                            + " itchy.mode=off records nothing"));
             String signature = job.signature(conf);
             if (!record.signature().equals(signature)) {
                 throw new ItchyException("job " + name + " changed since its first job (signature " + record.signature()

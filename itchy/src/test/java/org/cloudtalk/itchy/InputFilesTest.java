@@ -42,6 +42,31 @@ class InputFilesTest {
                         + " formats skip; rename it");
     }
 
+    /**
+     * Hadoop's input formats cannot glob a file name with a colon, and read one with a glob character as a pattern:
+     * such a file, listed in a directory or named, is refused by name before a job fails on it or reads other files.
+     */
+    @Test
+    void aFileNameHadoopCannotReadIsRefusedByName() throws Exception {
+        Path appended = Files.createDirectories(temp.resolve("append"));
+        Path colon = Files.writeString(appended.resolve("x:y"), "one two\n");
+        InputFiles inputs = new InputFiles(new Configuration());
+
+        for (Path input : List.of(appended, colon)) {
+            assertThatThrownBy(() -> inputs.expand(List.of(hadoop(input))))
+                    .isInstanceOf(ItchyException.class)
+                    .hasMessageContaining("x:y has a name Hadoop cannot read as a path")
+                    .hasMessageEndingWith("a colon in a file name is the usual cause): rename it");
+        }
+        // A glob character: "a*" would match "ab" too, whose records would be read twice.
+        Path globbed = Files.createDirectories(temp.resolve("globbed"));
+        Files.writeString(globbed.resolve("a*"), "one\n");
+        Files.writeString(globbed.resolve("ab"), "two\n");
+        assertThatThrownBy(() -> inputs.expand(List.of(hadoop(globbed))))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("a* has a name Hadoop's input formats read as a glob pattern");
+    }
+
     private static org.apache.hadoop.fs.Path hadoop(Path path) {
         return new org.apache.hadoop.fs.Path(path.toUri());
     }

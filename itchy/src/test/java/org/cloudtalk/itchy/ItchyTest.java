@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.cloudtalk.itchy.examples.Sales;
 import org.cloudtalk.itchy.examples.WordCount;
 import org.cloudtalk.itchy.mo.TouchedKeys;
 import org.cloudtalk.itchy.store.BulkCells;
+import org.cloudtalk.itchy.store.ItchyStore;
 import org.cloudtalk.itchy.task.ItchyOutputFormat;
 import org.cloudtalk.itchy.task.TaskFailure;
 import org.junit.jupiter.api.AfterAll;
@@ -865,16 +867,55 @@ class ItchyTest {
         String name = "long-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
         Path root = new Path("/itchy-test/" + name);
         Path base = new Path(root, "base");
-        try (java.io.Writer out =
-                new java.io.OutputStreamWriter(fs.create(new Path(base, "part.txt")), StandardCharsets.UTF_8)) {
-            out.write("short words\n" + "x".repeat(100_000) + "\n");
-        }
+        writeText(new Path(base, "part.txt"), "short words\n" + "x".repeat(100_000) + "\n");
         ItchyJob job = WORD_COUNT.job().apply(conf, name);
         assertThatThrownBy(() -> job.runFirst(List.of(base), new Path(root, "out-0")))
                 .isInstanceOf(ItchyException.class)
                 .hasMessageContaining("first job of job " + name + " failed")
                 .hasMessageContaining("key of 100004 bytes serialized (beginning \\x8D\\x01\\x86\\xA0xxxxx")
-                .hasMessageContaining("limited to 32767 bytes");
+                .hasMessageContaining("limited to " + ItchyStore.MAX_ROW + " bytes");
+    }
+
+    /**
+     * The longest key allowed (32,615 bytes serialized: a word of 32,612 characters as a Text) first met in an
+     * increment, in a table with the longest name allowed (128 bytes), is stored and read back: its row fits HBase's
+     * limit together with the key, exactly that limit long, that HBase's client builds to find the row's region (the
+     * table's name before the row). That key, not the row, failed reads of stored values when keys were allowed up to
+     * HBase's row limit. One byte more is refused.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = ItchyMode.class,
+            names = {"MERGE", "MO", "QMC"})
+    void theLongestKeyAllowedWorksInAnIncrement(ItchyMode mode) throws Exception {
+        Configuration conf = conf(mode);
+        conf.set(ItchyConf.TABLE, "t".repeat(ItchyStore.MAX_TABLE_NAME_BYTES));
+        String name = "longest-key-" + mode.name().toLowerCase(java.util.Locale.ROOT);
+        Path root = new Path("/itchy-test/" + name);
+        Path base = new Path(root, "base");
+        writeText(new Path(base, "part.txt"), "short words\n");
+        ItchyJob job = WORD_COUNT.job().apply(conf, name);
+        job.runFirst(List.of(base), new Path(root, "out-0"));
+        // The row is the job's 8-byte signature and the key; a Text this long has a 3-byte length before its bytes.
+        int longestKey = ItchyStore.MAX_ROW - 8;
+        String longest = "k".repeat(longestKey - 3);
+        Path appended = new Path(root, "a1");
+        writeText(new Path(appended, "part.txt"), longest + " short\n");
+        job.runIncrement(List.of(appended), new Path(root, "out-1"));
+        assertThat(ItchyOutput.current(conf, name))
+                .isEqualTo(recompute(WORD_COUNT, List.of(base, appended), new Path(root, "full-1")));
+        Path tooLong = new Path(root, "a2");
+        writeText(new Path(tooLong, "part.txt"), longest + "k\n");
+        assertThatThrownBy(() -> job.runIncrement(List.of(tooLong), new Path(root, "out-2")))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageContaining("key of " + (longestKey + 1) + " bytes serialized")
+                .hasMessageContaining("limited to " + ItchyStore.MAX_ROW + " bytes");
+    }
+
+    private void writeText(Path file, String text) throws IOException {
+        try (java.io.Writer out = new java.io.OutputStreamWriter(fs.create(file), StandardCharsets.UTF_8)) {
+            out.write(text);
+        }
     }
 
     /** A file given twice in one run (itself and its directory) is processed once, in a first job and an increment. */

@@ -47,7 +47,7 @@ class ItchyToolTest {
                 List.of("  ", "must not begin or end with white space"),
                 List.of("word-count ", "must not begin or end with white space"),
                 List.of("a\nb", "must not hold control characters"),
-                List.of(tooLong, "must be at most 32762 bytes in UTF-8, not 40000"));
+                List.of(tooLong, "must be at most 32618 bytes in UTF-8, not 40000"));
         for (List<String> name : refused) {
             for (String[] command : List.of(
                     new String[] {"status", name.get(0)},

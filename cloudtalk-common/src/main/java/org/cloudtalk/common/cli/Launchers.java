@@ -88,7 +88,10 @@ public final class Launchers {
         InetAddress host = address.getAddress();
         boolean local;
         try {
-            local = host.isAnyLocalAddress() || NetworkInterface.getByInetAddress(host) != null;
+            // Loopback too: Linux answers for all of 127.0.0.0/8, while only 127.0.0.1 is on an interface.
+            local = host.isAnyLocalAddress()
+                    || host.isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(host) != null;
         } catch (SocketException e) {
             local = true; // the interfaces cannot be listed: the port is the likelier fault
         }

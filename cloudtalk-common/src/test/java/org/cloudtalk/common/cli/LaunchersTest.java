@@ -25,6 +25,10 @@ class LaunchersTest {
                         new BindException("Address already in use")))
                 .isEqualTo("Invalid value 7480 for port: cannot listen on 127.0.0.1:7480 (Address already in use)");
         assertThat(Launchers.bindFailure(
+                        new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 7480),
+                        new BindException("Address already in use")))
+                .startsWith("Invalid value 7480 for port: ");
+        assertThat(Launchers.bindFailure(
                         new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 80),
                         new BindException("Permission denied")))
                 .startsWith("Invalid value 80 for port: ");

@@ -52,8 +52,8 @@ public final class QueryParser {
         }
         // A lone CR ends a line as LF and CR LF do, but the lexer counts lines at LF only: as LF, with the text's
         // length (and every offset in it) unchanged, errors after it name the right line.
-        CloudTalkLexer lexer =
-                new CloudTalkLexer(CharStreams.fromString(LONE_CR.matcher(text).replaceAll("\n")));
+        CloudTalkLexer lexer = new CloudTalkLexer(CharStreams.fromString(
+                text.indexOf('\r') < 0 ? text : LONE_CR.matcher(text).replaceAll("\n")));
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();

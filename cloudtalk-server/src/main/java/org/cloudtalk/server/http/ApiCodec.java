@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
@@ -12,6 +14,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
@@ -19,8 +22,9 @@ import java.util.Queue;
 /**
  * HTTP/1.1 framing for the API: Netty's request decoder and response encoder, as {@code HttpServerCodec} pairs them,
  * plus the rule of RFC 9112 §6.1 that it leaves out: a request with both {@code Transfer-Encoding} and
- * {@code Content-Length} (a request-smuggling attempt, or a broken client) is read as chunked and answered, and then
- * its connection is closed, so that nothing after it is read with framing a proxy in front may have read otherwise.
+ * {@code Content-Length} (a request-smuggling attempt, or a broken client), or with {@code Transfer-Encoding} in
+ * HTTP/1.0, is answered and then its connection is closed, so that nothing after it is read with framing a proxy in
+ * front may have read otherwise.
  * Responses to {@code HEAD} requests carry the headers of the {@code GET} answer and no body.
  *
  * <p>Concurrency: one instance per channel, used on its event loop only.
@@ -50,6 +54,14 @@ final class ApiCodec extends CombinedChannelDuplexHandler<HttpRequestDecoder, Ht
             for (int i = before; i < out.size(); i++) {
                 if (out.get(i) instanceof HttpRequest request) {
                     unanswered.add(request.method());
+                    // Netty calls the hook below only for HTTP/1.1 and chunked; any other Transfer-Encoding with a
+                    // Content-Length, or one in HTTP/1.0, is framed by one side's reading and not the other's too.
+                    HttpHeaders headers = request.headers();
+                    if (headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                            && (headers.contains(HttpHeaderNames.CONTENT_LENGTH)
+                                    || !HttpVersion.HTTP_1_1.equals(request.protocolVersion()))) {
+                        HttpUtil.setKeepAlive(request, false);
+                    }
                 }
             }
         }

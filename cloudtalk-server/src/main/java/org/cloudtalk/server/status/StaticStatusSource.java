@@ -273,13 +273,19 @@ public final class StaticStatusSource implements StatusSource {
             "diskWriteCapacityBytesPerSecond",
             "diskWriteUseBytesPerSecond");
 
+    /** What a probe's entry for one endpoint holds besides the load: its value may be pasted as a host's. */
+    private static final Set<String> PROBE_ENTRY_FIELDS = Set.of("endpoint", "known", "sampleAgeMillis");
+
     private static void onlyKnownFields(Path file, String address, JsonNode host) throws IOException {
         if (!host.isObject()) {
             throw new IOException(file + ": host " + address + ": expected an object of numbers");
         }
+        if (!host.path("known").asBoolean(true)) {
+            throw new IOException(file + ": host " + address + ": the daemon did not know this endpoint");
+        }
         for (Iterator<String> names = host.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!FIELDS.contains(name)) {
+            if (!FIELDS.contains(name) && !PROBE_ENTRY_FIELDS.contains(name)) {
                 throw new IOException(file + ": host " + address + ": unknown field \"" + name + "\" (the fields are "
                         + String.join(", ", new TreeSet<>(FIELDS)) + ")");
             }

@@ -254,6 +254,45 @@ class HttpConnectionTest {
         }
     }
 
+    /** So does one with another Transfer-Encoding beside Content-Length, or with a Transfer-Encoding in HTTP/1.0. */
+    @Test
+    void aTransferEncodingBesideALengthOrInHttp10ClosesTheConnectionAfterItsAnswer() throws Exception {
+        byte[] query = QUERY.getBytes(StandardCharsets.UTF_8);
+        String chunked = Integer.toHexString(query.length) + "\r\n" + QUERY + "\r\n0\r\n\r\n";
+        List<String> requests = List.of(
+                "POST /v1/query HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\nContent-Length: " + query.length
+                        + "\r\n\r\n" + QUERY,
+                "POST /v1/query HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked);
+        for (String request : requests) {
+            try (Socket socket = connect()) {
+                socket.getOutputStream().write((request + get("/healthz")).getBytes(StandardCharsets.UTF_8));
+                InputStream in = new BufferedInputStream(socket.getInputStream());
+                Response response = read(in);
+                assertThat(response.status()).as(request).isEqualTo(200);
+                assertThat(in.read()).as(request).isEqualTo(-1);
+            }
+        }
+    }
+
+    /** An interim 100 Continue is no request's answer: HEAD answers after it still go without a body. */
+    @Test
+    void headAnswersStayInStepAfterAContinue() throws Exception {
+        byte[] query = QUERY.getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = connect()) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            out.write(("POST /v1/query HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: " + query.length
+                            + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(readHead(in)).startsWith("HTTP/1.1 100");
+            out.write((QUERY + "HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + get("/healthz"))
+                    .getBytes(StandardCharsets.UTF_8));
+            assertThat(read(in).body()).contains("\"bindings\"");
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200").containsIgnoringCase("content-length: 15");
+            assertThat(read(in).body()).isEqualTo("{\"status\":\"ok\"}");
+        }
+    }
+
     @Test
     void overLongHeaderIsA400ThenTheConnectionCloses() throws Exception {
         try (Socket socket = connect()) {

@@ -140,7 +140,17 @@ class StaticStatusSourceTest {
         assertThatThrownBy(() -> new StaticStatusSource(file)).hasMessageContaining("expected an object");
         String host = "{\"nicRxCapacityBitsPerSecond\": 1e9, \"nicTxCapacityBitsPerSecond\": 1e9,"
                 + " \"diskReadCapacityBytesPerSecond\": 1, \"diskWriteCapacityBytesPerSecond\": 1}";
-        // A misspelt field must not read as no load; a number in quotes is not a number.
+        // A probe's entry for the host, pasted as its value, is taken; a misspelt field must not read as no load; a
+        // number in quotes is not a number.
+        Files.writeString(
+                file,
+                "{\"hosts\": {\"10.0.0.1\": "
+                        + host.replace("{", "{\"endpoint\": \"10.0.0.1\", \"known\": true, \"sampleAgeMillis\": 150, ")
+                        + "}}");
+        assertThat(new StaticStatusSource(file)
+                        .gather(Set.of(Address.parse("10.0.0.1")), Duration.ZERO)
+                        .answered())
+                .isEqualTo(1);
         Files.writeString(
                 file, "{\"hosts\": {\"10.0.0.1\": " + host.replace("{", "{\"nicRxUseBitsPerSecnd\": 9e8, ") + "}}");
         assertThatThrownBy(() -> new StaticStatusSource(file))

@@ -53,6 +53,15 @@ public final class ItchyStore {
     /** The last generation handed out to a run of the job. */
     private static final byte[] GENERATIONS = bytes("generations");
 
+    /** The longest {@code itchy.hbase.table} name, in bytes: room for it is kept in every row's length ({@link #MAX_ROW}). */
+    public static final int MAX_TABLE_NAME_BYTES = 128;
+    /**
+     * The longest row Itchy writes. HBase limits a row key to {@link HConstants#MAX_ROW_LENGTH} bytes, and its client
+     * finds a row's region by scanning hbase:meta from {@code table,row,99999999999999}, a key under the same limit:
+     * a row that fits alone but not in that key is written in a bulk load and then cannot be read back.
+     */
+    public static final int MAX_ROW = HConstants.MAX_ROW_LENGTH - MAX_TABLE_NAME_BYTES - 2 - 14;
+
     private ItchyStore() {}
 
     public static TableName table(Configuration conf) {
@@ -196,11 +205,10 @@ public final class ItchyStore {
      *     name no key, at the bulk load or deep in a task
      */
     public static byte[] row(byte[] signature, byte[] key) {
-        if (signature.length + key.length > HConstants.MAX_ROW_LENGTH) {
+        if (signature.length + key.length > MAX_ROW) {
             throw new ItchyException("an intermediate or output key of " + key.length + " bytes serialized (beginning "
                     + Bytes.toStringBinary(key, 0, Math.min(key.length, 40)) + ") is too long: Itchy stores each key in"
-                    + " an HBase row, whose key is limited to " + HConstants.MAX_ROW_LENGTH + " bytes ("
-                    + signature.length
+                    + " an HBase row, limited to " + MAX_ROW + " bytes here (" + signature.length
                     + " of them the job's signature); shorten the job's keys, or run it with itchy.mode=off");
         }
         return ByteBuffer.allocate(signature.length + key.length)
@@ -288,7 +296,7 @@ public final class ItchyStore {
         if (name.chars().anyMatch(Character::isISOControl)) {
             return Optional.of("a job name must not hold control characters");
         }
-        int most = HConstants.MAX_ROW_LENGTH - RECORD_ROW_PREFIX.length();
+        int most = MAX_ROW - RECORD_ROW_PREFIX.length();
         int length = bytes(name).length;
         if (length > most) {
             return Optional.of("a job name must be at most " + most + " bytes in UTF-8, not " + length);

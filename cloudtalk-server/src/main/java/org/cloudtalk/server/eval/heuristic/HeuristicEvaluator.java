@@ -110,9 +110,8 @@ public final class HeuristicEvaluator implements Evaluator {
     }
 
     /**
-     * A binding by backtracking over the variables in the heuristic's order, each trying its candidates from the best
-     * score down: the first binding that gives non-shared variables distinct values and keeps the disk rule, or
-     * none if there is no such binding. Reached only when greedy choice failed; the deadline bounds it.
+     * A binding by a search over the variables in the heuristic's order, each trying its candidates from the best
+     * score down ({@link BindingSearch}). Reached only when greedy choice failed.
      */
     private Optional<Map<String, String>> search(
             QueryModel query,
@@ -120,7 +119,7 @@ public final class HeuristicEvaluator implements Evaluator {
             ClusterState state,
             Map<List<String>, Pool> pools,
             Deadline deadline) {
-        List<int[]> preferences = new ArrayList<>(order.size());
+        List<List<String>> preferences = new ArrayList<>(order.size());
         for (QueryModel.Variable variable : order) {
             Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
             Roles roles = new Roles(query, variable, pool);
@@ -135,45 +134,9 @@ public final class HeuristicEvaluator implements Evaluator {
             Arrays.sort(
                     positions,
                     Comparator.comparingDouble((Integer i) -> -score[i]).thenComparing(i -> -i));
-            preferences.add(Arrays.stream(positions).mapToInt(Integer::intValue).toArray());
+            preferences.add(Arrays.stream(positions).map(pool.candidates::get).toList());
         }
-        Map<String, String> bound = new LinkedHashMap<>();
-        return extend(query, order, preferences, 0, bound, new HashSet<>(), deadline)
-                ? Optional.of(bound)
-                : Optional.empty();
-    }
-
-    private static boolean extend(
-            QueryModel query,
-            List<QueryModel.Variable> order,
-            List<int[]> preferences,
-            int index,
-            Map<String, String> bound,
-            Set<String> used,
-            Deadline deadline) {
-        if (index == order.size()) {
-            return true;
-        }
-        deadline.check();
-        QueryModel.Variable variable = order.get(index);
-        for (int position : preferences.get(index)) {
-            String value = variable.candidates().get(position);
-            if (!variable.shared() && used.contains(value) || !query.admits(variable.name(), value, bound::get)) {
-                continue;
-            }
-            bound.put(variable.name(), value);
-            if (!variable.shared()) {
-                used.add(value);
-            }
-            if (extend(query, order, preferences, index + 1, bound, used, deadline)) {
-                return true;
-            }
-            bound.remove(variable.name());
-            if (!variable.shared()) {
-                used.remove(value);
-            }
-        }
-        return false;
+        return new BindingSearch(query, order, preferences, deadline).find();
     }
 
     /** How many of network receive, network transmit, disk read and disk write the variable's score depends on. */

@@ -1,0 +1,142 @@
+package org.cloudtalk.server.eval.heuristic;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.cloudtalk.server.deadline.Deadline;
+import org.cloudtalk.server.eval.CostLimitException;
+import org.cloudtalk.server.eval.QueryModel;
+
+/**
+ * A binding that keeps the rules (distinct values for variables that are not shared, no flow turned into disk -> disk
+ * or 0.0.0.0 -> disk), found by backtracking over the variables in a given order, each trying its values in a given
+ * order of preference. A branch is cut as soon as the variables left cannot all get distinct admissible values (a
+ * bipartite matching over what is left), so a query without a binding is refused at the root, not after trying
+ * every binding; a search still longer than {@link #MAX_STEPS} stops with a {@link CostLimitException}.
+ *
+ * <p>Concurrency: one search per instance, on one thread.
+ */
+final class BindingSearch {
+    /** Bindings extended at most: each step costs a matching over the variables left. */
+    static final int MAX_STEPS = 20_000;
+
+    private final QueryModel query;
+    private final List<QueryModel.Variable> order;
+    private final List<List<String>> preferences;
+    private final Deadline deadline;
+    private final Map<String, String> bound = new LinkedHashMap<>();
+    private final Set<String> used = new HashSet<>();
+    private int steps;
+
+    /** @param preferences each variable's candidates, in {@code order}'s order, best first */
+    BindingSearch(
+            QueryModel query, List<QueryModel.Variable> order, List<List<String>> preferences, Deadline deadline) {
+        this.query = query;
+        this.order = order;
+        this.preferences = preferences;
+        this.deadline = deadline;
+    }
+
+    /** The first binding in preference order, or empty when the query has none. */
+    Optional<Map<String, String>> find() {
+        return extend(0) ? Optional.of(Map.copyOf(bound)) : Optional.empty();
+    }
+
+    private boolean extend(int index) {
+        if (index == order.size()) {
+            return true;
+        }
+        if (++steps > MAX_STEPS) {
+            throw new CostLimitException("no binding that keeps the disk rule was found in " + MAX_STEPS
+                    + " steps of search; list fewer disk candidates, or ask the exhaustive evaluator");
+        }
+        deadline.check();
+        if (!restCanBeBound(index)) {
+            return false;
+        }
+        QueryModel.Variable variable = order.get(index);
+        for (String value : preferences.get(index)) {
+            if (!allowed(variable, value)) {
+                continue;
+            }
+            bound.put(variable.name(), value);
+            if (!variable.shared()) {
+                used.add(value);
+            }
+            if (extend(index + 1)) {
+                return true;
+            }
+            bound.remove(variable.name());
+            if (!variable.shared()) {
+                used.remove(value);
+            }
+        }
+        return false;
+    }
+
+    private boolean allowed(QueryModel.Variable variable, String value) {
+        return (variable.shared() || !used.contains(value)) && query.admits(variable.name(), value, bound::get);
+    }
+
+    /**
+     * Whether the variables from {@code index} on can still all get values allowed by what is bound: each shared one
+     * some value, the others distinct ones (augmenting paths). Necessary, not sufficient: the disk rule between two
+     * variables left is checked only once one of them is bound.
+     */
+    private boolean restCanBeBound(int index) {
+        Map<String, String> holderOf = new HashMap<>();
+        for (int i = index; i < order.size(); i++) {
+            QueryModel.Variable variable = order.get(i);
+            List<String> values = new ArrayList<>();
+            for (String value : preferences.get(i)) {
+                if (allowed(variable, value)) {
+                    values.add(value);
+                }
+            }
+            if (values.isEmpty()) {
+                return false;
+            }
+            if (!variable.shared() && !augment(variable.name(), values, holderOf, new HashSet<>(), index)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Gives {@code name} one of {@code values}, moving an earlier holder to another of its own if need be. */
+    private boolean augment(
+            String name, List<String> values, Map<String, String> holderOf, Set<String> visited, int index) {
+        for (String value : values) {
+            if (!visited.add(value)) {
+                continue;
+            }
+            String holder = holderOf.get(value);
+            if (holder == null || augment(holder, allowedValues(holder, index), holderOf, visited, index)) {
+                holderOf.put(value, name);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private List<String> allowedValues(String name, int index) {
+        for (int i = index; i < order.size(); i++) {
+            QueryModel.Variable variable = order.get(i);
+            if (variable.name().equals(name)) {
+                List<String> values = new ArrayList<>();
+                for (String value : preferences.get(i)) {
+                    if (allowed(variable, value)) {
+                        values.add(value);
+                    }
+                }
+                return values;
+            }
+        }
+        return List.of();
+    }
+}
