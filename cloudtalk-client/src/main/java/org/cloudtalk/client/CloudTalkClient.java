@@ -116,8 +116,16 @@ public final class CloudTalkClient {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(e.getReason());
         }
-        if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+        if (!"http".equalsIgnoreCase(uri.getScheme())) {
             throw new IllegalArgumentException("expected http://HOST:PORT");
+        }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException(
+                    uri.getRawAuthority() == null
+                            ? "expected http://HOST:PORT"
+                            : "expected http://HOST:PORT, and " + uri.getRawAuthority()
+                                    + " has no host name a URL can hold"
+                                    + " (letters, digits, hyphens and dots; an IPv6 address in brackets)");
         }
         if (uri.getPort() < 1 || uri.getPort() > 65535) {
             throw new IllegalArgumentException("expected http://HOST:PORT with a port from 1 to 65535");
@@ -129,7 +137,10 @@ public final class CloudTalkClient {
             throw new IllegalArgumentException(
                     "expected http://HOST:PORT and nothing more (queries go to " + HttpApi.QUERY_PATH + ")");
         }
-        return uri;
+        // Schemes are case-insensitive (RFC 3986 §3.1): HTTP:// is http://, written as the HTTP client expects.
+        return uri.getScheme().equals("http")
+                ? uri
+                : URI.create("http" + uri.toString().substring(4));
     }
 
     /**

@@ -30,6 +30,18 @@ import org.cloudtalk.client.api.EvaluatorName;
 import org.junit.jupiter.api.Test;
 
 class CloudTalkClientTest {
+    /** A setting's server URL: the scheme in any case, and a host name a URL cannot hold said to be the fault. */
+    @Test
+    void aServerBaseTakesTheSchemeInAnyCaseAndNamesABadHost() {
+        assertThat(CloudTalkClient.serverBase("HTTP://127.0.0.1:7480")).isEqualTo(URI.create("http://127.0.0.1:7480"));
+        assertThat(CloudTalkClient.serverBase("http://[::1]:7480/")).isEqualTo(URI.create("http://[::1]:7480/"));
+        assertThatThrownBy(() -> CloudTalkClient.serverBase("http://my_host:7480"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("expected http://HOST:PORT, and my_host:7480 has no host name a URL can hold (letters,"
+                        + " digits, hyphens and dots; an IPv6 address in brackets)");
+        assertThatThrownBy(() -> CloudTalkClient.serverBase("ftp://host:1")).hasMessage("expected http://HOST:PORT");
+    }
+
     @Test
     void readsAnAnswer() throws Exception {
         QueryResult result = CloudTalkClient.interpret(

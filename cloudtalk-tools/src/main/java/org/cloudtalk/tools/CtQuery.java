@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +18,9 @@ import org.cloudtalk.client.QueryResult;
 import org.cloudtalk.client.api.EvaluatorName;
 import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.common.cli.Launchers;
+import org.cloudtalk.lang.QueryException;
 import org.cloudtalk.lang.cli.CheckQuery;
+import org.cloudtalk.lang.parser.QueryText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -166,6 +167,9 @@ public final class CtQuery implements Callable<Integer> {
         } catch (IOException e) {
             err.println("ctquery: cannot read the query: " + (e.getMessage() != null ? e.getMessage() : e));
             return NO_INPUT;
+        } catch (QueryException e) {
+            e.errors().forEach(error -> err.println(error.formatted()));
+            return QUERY_ERROR;
         }
         if (query == null) {
             err.println("line 1:1: query is more than " + HttpApi.MAX_QUERY_CHARS
@@ -245,11 +249,15 @@ public final class CtQuery implements Callable<Integer> {
         return out.toString();
     }
 
-    /** The query's text, or null when it is longer than any server accepts (the rest is left unread). */
+    /**
+     * The query's text, or null when it is longer than any server accepts (the rest is left unread).
+     *
+     * @throws QueryException where its bytes are not UTF-8
+     */
     private static String read(InputStream input) throws IOException {
         try (InputStream in = input) {
             byte[] bytes = in.readNBytes(HttpApi.MAX_QUERY_CHARS + 1);
-            return bytes.length > HttpApi.MAX_QUERY_CHARS ? null : new String(bytes, StandardCharsets.UTF_8);
+            return bytes.length > HttpApi.MAX_QUERY_CHARS ? null : QueryText.decode(bytes);
         }
     }
 }

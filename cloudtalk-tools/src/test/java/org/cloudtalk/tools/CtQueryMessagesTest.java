@@ -66,6 +66,16 @@ class CtQueryMessagesTest {
         assertThat((noScheme.err + evaluator.err + timeout.err + noQuery.err)).doesNotContain("\tat ");
     }
 
+    /** A query file that is not UTF-8 is refused where it stops being UTF-8, before any server is asked. */
+    @Test
+    void ctqueryRefusesAQueryThatIsNotUtf8WithoutAsking(@TempDir Path temp) throws Exception {
+        Path latin1 = temp.resolve("latin1.ctq");
+        Files.write(latin1, "f1 10.0.0.1 -> caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Run refused = ctquery("--server", "http://127.0.0.1:9", "-f", latin1.toString());
+        assertThat(refused.exit).isEqualTo(Launchers.QUERY_ERROR);
+        assertThat(refused.err).isEqualTo("line 1:19: not valid UTF-8 text (byte 18 of the query)\n");
+    }
+
     @Test
     void ctqueryRefusesAQueryLongerThanAnyServerTakesWithoutAsking(@TempDir Path temp) throws Exception {
         Path huge = temp.resolve("huge.ctq");

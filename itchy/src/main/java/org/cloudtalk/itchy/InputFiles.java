@@ -93,7 +93,7 @@ final class InputFiles {
                 throw new ItchyException("input " + path + " is a hidden file (its name starts with '_' or '.'),"
                         + " which Hadoop's input formats skip; rename it");
             }
-            for (FileStatus status : fs.listStatus(path)) {
+            for (FileStatus status : listed(fs, path)) {
                 String fileName = status.getPath().getName();
                 if (hidden(fileName)) {
                     continue; // hidden, as Hadoop's input formats hide them
@@ -110,6 +110,19 @@ final class InputFiles {
             }
         }
         return List.copyOf(files);
+    }
+
+    /** The files at {@code path}, or, where there are none and it looks like a glob pattern, why. */
+    private static FileStatus[] listed(FileSystem fs, Path path) throws IOException {
+        try {
+            return fs.listStatus(path);
+        } catch (FileNotFoundException e) {
+            if (path.toUri().getPath().chars().anyMatch(c -> GLOB_CHARACTERS.indexOf(c) >= 0)) {
+                throw new ItchyException("input " + path + " does not exist; Itchy takes inputs as they are named and"
+                        + " does not expand glob patterns: name the files, or their directory");
+            }
+            throw e;
+        }
     }
 
     /** What Hadoop's glob patterns give a meaning: a path holding one names a pattern, not itself. */

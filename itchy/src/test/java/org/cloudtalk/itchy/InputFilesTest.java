@@ -65,6 +65,11 @@ class InputFilesTest {
         assertThatThrownBy(() -> inputs.expand(List.of(hadoop(globbed))))
                 .isInstanceOf(ItchyException.class)
                 .hasMessageContaining("a* has a name Hadoop's input formats read as a glob pattern");
+        // A pattern meant to be expanded, naming no file of its own, is said to be one.
+        assertThatThrownBy(() -> inputs.expand(List.of(hadoop(globbed.resolve("b*")))))
+                .isInstanceOf(ItchyException.class)
+                .hasMessageEndingWith("does not exist; Itchy takes inputs as they are named and does not expand glob"
+                        + " patterns: name the files, or their directory");
     }
 
     private static org.apache.hadoop.fs.Path hadoop(Path path) {

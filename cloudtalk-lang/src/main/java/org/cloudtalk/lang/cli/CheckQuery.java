@@ -3,7 +3,6 @@ package org.cloudtalk.lang.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,6 +13,7 @@ import org.cloudtalk.lang.Span;
 import org.cloudtalk.lang.ast.Query;
 import org.cloudtalk.lang.parser.ParserLimits;
 import org.cloudtalk.lang.parser.QueryParser;
+import org.cloudtalk.lang.parser.QueryText;
 import org.cloudtalk.lang.print.QueryJson;
 import org.cloudtalk.lang.print.QueryPrinter;
 
@@ -58,13 +58,12 @@ public final class CheckQuery {
             }
         }
         int limit = ParserLimits.DEFAULT.maxQueryChars();
-        String text;
+        byte[] bytes;
         boolean unread;
         try (InputStream in = file.equals("-") ? stdin : Files.newInputStream(Path.of(file))) {
             // A UTF-8 character is at most 4 bytes: reading one byte past that bound proves the query too long
             // without reading an unbounded stream into memory.
-            byte[] bytes = in.readNBytes(limit * 4 + 1);
-            text = new String(bytes, StandardCharsets.UTF_8);
+            bytes = in.readNBytes(limit * 4 + 1);
             unread = bytes.length > limit * 4;
         } catch (NoSuchFileException e) {
             err.println("ctquery: no such file: " + file);
@@ -81,7 +80,7 @@ public final class CheckQuery {
                         Span.at(1, 1),
                         "query is more than " + limit + " characters long, the limit is " + limit);
             }
-            Query query = new QueryParser().parse(text);
+            Query query = new QueryParser().parse(QueryText.decode(bytes));
             out.print(json ? QueryJson.toJson(query) + "\n" : QueryPrinter.print(query));
             return OK;
         } catch (QueryException e) {

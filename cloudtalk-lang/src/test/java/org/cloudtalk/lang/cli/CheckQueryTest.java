@@ -48,6 +48,16 @@ class CheckQueryTest {
                                 + "line 2:4: 'B' is not a declared variable (an endpoint is a variable, an IP address or disk)\n");
     }
 
+    /** A file that is not UTF-8 is said to be so, where it stops being UTF-8 (not as an odd character). */
+    @Test
+    void textThatIsNotUtf8IsRefusedAtItsPlace(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("latin1.ctq");
+        Files.write(file, "f1 10.0.0.1 -> 10.0.0.2\nf2 caf\u00e9 -> 10.0.0.1\n".getBytes(StandardCharsets.ISO_8859_1));
+        int exit = run("", "--check", file.toString());
+        assertThat(exit).isEqualTo(CheckQuery.QUERY_ERROR);
+        assertThat(stderr()).isEqualTo("line 2:7: not valid UTF-8 text (byte 30 of the query)\n");
+    }
+
     @Test
     void jsonModeAlsoReportsErrorsAsJson() {
         int exit = run("f1 10.0.0.1 -> 10.0.0.1", "--check", "--json");

@@ -2,6 +2,7 @@ package org.cloudtalk.server.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -16,7 +17,6 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +32,7 @@ import org.cloudtalk.client.api.HttpApi;
 import org.cloudtalk.client.api.HttpApi.Field;
 import org.cloudtalk.client.api.HttpApi.Param;
 import org.cloudtalk.lang.QueryException;
+import org.cloudtalk.lang.parser.QueryText;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.query.Admission;
 import org.cloudtalk.server.query.QueryRejectedException;
@@ -144,6 +145,14 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             respond(ctx, request, Responses.error(ApiError.BAD_PARAMETER, e.getMessage()));
             return;
         }
+        String text;
+        try {
+            text = QueryText.decode(ByteBufUtil.getBytes(request.content()));
+        } catch (QueryException e) {
+            metrics.query("query_error", System.nanoTime() - start);
+            respond(ctx, request, Responses.queryErrors(e.errors()));
+            return;
+        }
         Admission.Ticket ticket;
         try {
             ticket = admission.admit(options.tenant());
@@ -155,7 +164,6 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         // The clock starts now: time spent waiting for a worker counts against the deadline.
         Deadline deadline = Deadline.after(options.timeout());
-        String text = request.content().toString(StandardCharsets.UTF_8);
         boolean keepAlive = HttpUtil.isKeepAlive(request);
         OnceReply reply = new OnceReply(ctx, keepAlive);
         // Answered 503 at the deadline from the event loop, whether the query is still queued or running. The tenant's

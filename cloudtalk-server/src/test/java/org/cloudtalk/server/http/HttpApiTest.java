@@ -121,6 +121,22 @@ class HttpApiTest {
         assertThat(response.body()).doesNotContain("Exception").doesNotContain("at org.");
     }
 
+    /** A body that is not UTF-8 is a query error where it stops being UTF-8, not an odd character. */
+    @Test
+    void aBodyThatIsNotUtf8IsAQueryErrorAtItsPlace() throws Exception {
+        HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/query"))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(
+                                "f1 10.0.0.1 -> caf\u00e9 size 1".getBytes(StandardCharsets.ISO_8859_1)))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body())
+                .startsWith("{\"code\":\"SYNTAX_ERROR\",\"message\":\"line 1:19: not valid UTF-8 text (byte 18 of the"
+                        + " query)\"");
+    }
+
     @Test
     void everyRefusalHasItsStatus() throws Exception {
         assertThat(post("/v1/query", "#".repeat(5000)).statusCode()).isEqualTo(413);

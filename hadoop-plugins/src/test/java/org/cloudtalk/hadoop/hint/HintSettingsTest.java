@@ -99,7 +99,7 @@ class HintSettingsTest {
                 "cloudtalk.server.uri | http://[::1]:7480/v1/query | Invalid value http://[::1]:7480/v1/query for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
                 "cloudtalk.server.uri | http://ops@127.0.0.1:7480 | Invalid value http://ops@127.0.0.1:7480 for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
                 "cloudtalk.server.uri | http://127.0.0.1:7480?tenant=nn | Invalid value http://127.0.0.1:7480?tenant=nn for cloudtalk.server.uri: expected http://HOST:PORT and nothing more (queries go to /v1/query)",
-                "cloudtalk.server.uri | http://::1:7480 | Invalid value http://::1:7480 for cloudtalk.server.uri: expected http://HOST:PORT",
+                "cloudtalk.server.uri | http://::1:7480 | Invalid value http://::1:7480 for cloudtalk.server.uri: expected http://HOST:PORT, and ::1:7480 has no host name a URL can hold (letters, digits, hyphens and dots; an IPv6 address in brackets)",
                 "cloudtalk.evaluator | magic | Invalid value magic for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.evaluator | packet | Invalid value packet for cloudtalk.evaluator: must be heuristic, flow, exhaustive or refined",
                 "cloudtalk.hdfs.write.enabled | yes | Invalid value yes for cloudtalk.hdfs.write.enabled: must be true or false",
