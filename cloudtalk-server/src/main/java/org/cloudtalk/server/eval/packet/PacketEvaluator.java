@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.Binding;
 import org.cloudtalk.server.eval.BindingEnumerator;
+import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.Evaluation;
 import org.cloudtalk.server.eval.EvaluationException;
 import org.cloudtalk.server.eval.Evaluator;
@@ -111,7 +112,8 @@ public final class PacketEvaluator implements Evaluator {
         }
         if (simulated.isEmpty()) {
             queryDeadline.check();
-            throw new EvaluationException("the packet evaluator simulated no binding within its budget of "
+            // Over a configured limit, not unanswerable: OVER_LIMITS, as the message's advice says.
+            throw new CostLimitException("the packet evaluator simulated no binding within its budget of "
                     + settings.budget().toMillis() + " ms; raise " + settings.budgetSetting());
         }
         return new Simulations(simulated, bindings.size(), notes);

@@ -121,6 +121,7 @@ class PacketEvaluatorHttpTest {
         // On a loaded machine even the first simulation may miss the budget; either way the budget cut the search.
         JsonNode answer = JSON.readTree(response.body());
         if (response.statusCode() == 422) {
+            assertThat(answer.get("code").asText()).isEqualTo("OVER_LIMITS");
             assertThat(answer.get("message").asText())
                     .isEqualTo("the packet evaluator simulated no binding within its budget of 500 ms; "
                             + "raise packet.budget.ms");
