@@ -115,6 +115,16 @@ class ErrorMessagesTest {
                         "f1 10.0.0.1 -> 10.0.0.2 size 1" + "0".repeat(400),
                         ErrorCode.INVALID_NUMBER,
                         "line 1:30: number '1" + "0".repeat(400) + "' is too large"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1e3",
+                        ErrorCode.INVALID_NUMBER,
+                        "line 1:30: number '1e3' has an exponent, which the language does not take: write the digits, or"
+                                + " a multiple such as 1K, 1M, 1G (or KB, MB, GB)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1.5E-2GB",
+                        ErrorCode.INVALID_NUMBER,
+                        "line 1:30: number '1.5E-2GB' has an exponent, which the language does not take: write the"
+                                + " digits, or a multiple such as 1K, 1M, 1G (or KB, MB, GB)"),
                 // Semantics
                 error(
                         "f1 A -> 10.0.0.1 size 1",

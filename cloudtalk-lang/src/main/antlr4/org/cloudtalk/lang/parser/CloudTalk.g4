@@ -76,8 +76,9 @@ SLASH    : '/';
 DOTTED   : DIGIT+ '.' DIGIT+ ('.' DIGIT+)+;
 // Anything with two or more colons is an IPv6 candidate; AddressLiteral checks it.
 IPV6     : HEX* ':' HEX* ':' (HEX | ':' | '.')*;
-// The unit suffix is checked by Unit, which names the unknown suffix in its error.
-NUMBER   : DIGIT+ ('.' DIGIT+)? [a-zA-Z]*;
+// The unit suffix is checked by Unit, which names the unknown suffix in its error. An exponent (1e3, 1.5E-2) lexes
+// into the number too, so that it is refused as one rather than as a stray digit after the unit 'e'.
+NUMBER   : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? [a-zA-Z]*;
 IDENT    : [a-zA-Z_] [a-zA-Z_0-9]*;
 
 NEWLINE  : '\r'? '\n' | '\r';

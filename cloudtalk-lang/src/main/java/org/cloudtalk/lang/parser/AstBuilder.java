@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.Token;
 import org.cloudtalk.lang.ErrorCode;
@@ -26,6 +27,8 @@ import org.cloudtalk.lang.ast.VariableDeclaration;
 final class AstBuilder {
     private static final String KNOWN_UNITS =
             "K M G T, B KB MB GB TB, Bps KBps MBps GBps TBps, " + "bps Kbps Mbps Gbps Tbps, s ms us";
+    /** The start of a unit suffix that is an exponent (the lexer takes 1e3 and 1.5E-2 as one number). */
+    private static final Pattern EXPONENT = Pattern.compile("[eE][+-]?[0-9]");
 
     Query build(CloudTalkParser.QueryContext query) {
         List<VariableDeclaration> declarations = new ArrayList<>();
@@ -135,6 +138,13 @@ final class AstBuilder {
             unitStart++;
         }
         String suffix = text.substring(unitStart);
+        if (EXPONENT.matcher(suffix).lookingAt()) {
+            throw new QueryException(
+                    ErrorCode.INVALID_NUMBER,
+                    QueryParser.span(token),
+                    "number '" + text + "' has an exponent, which the language does not take: write the digits, or"
+                            + " a multiple such as 1K, 1M, 1G (or KB, MB, GB)");
+        }
         Unit unit = Unit.bySuffix(suffix)
                 .orElseThrow(() -> new QueryException(
                         ErrorCode.UNKNOWN_UNIT,

@@ -208,6 +208,9 @@ public final class TopologyParser {
         String invalid = "invalid buffer '" + text + "': expected packets like 50pkt or bytes like 64KB";
         if (text.endsWith("pkt")) {
             String count = text.substring(0, text.length() - "pkt".length());
+            if (count.matches("[1-9]\\d{9,}")) {
+                throw error("invalid buffer '" + text + "': at most 999999999pkt");
+            }
             if (!count.matches("[1-9]\\d{0,8}")) {
                 throw error(invalid);
             }

@@ -129,6 +129,9 @@ class TopologyParserTest {
                 Arguments.of(
                         "tier host rate 1Gbps latency 1us buffer 4194305KB\n",
                         "line 1: invalid buffer '4194305KB': at most 1GB"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 1000000000pkt\n",
+                        "line 1: invalid buffer '1000000000pkt': at most 999999999pkt"),
                 Arguments.of(TIERS + "rack r1 10.0.0.1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + "rack r1 pod p1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + rack + rack, "line 5: rack r1 is defined twice"),
