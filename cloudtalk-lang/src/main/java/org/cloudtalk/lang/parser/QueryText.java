@@ -19,19 +19,28 @@ public final class QueryText {
 
     /** @throws QueryException (SYNTAX_ERROR) at the line and column of the first byte that is not UTF-8 */
     public static String decode(byte[] bytes) {
+        return decode(ByteBuffer.wrap(bytes));
+    }
+
+    /**
+     * The text of the bytes {@code in} has left, read without a copy of them (a request body, say).
+     *
+     * @throws QueryException (SYNTAX_ERROR) at the line and column of the first byte that is not UTF-8
+     */
+    public static String decode(ByteBuffer in) {
         CharsetDecoder decoder = StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length);
+        int first = in.position();
+        CharBuffer out = CharBuffer.allocate(in.remaining());
         CoderResult result = decoder.decode(in, out, true);
         if (result.isError()) {
             out.flip();
             throw new QueryException(
                     ErrorCode.SYNTAX_ERROR,
                     position(out),
-                    "not valid UTF-8 text (byte " + in.position() + " of the query)");
+                    "not valid UTF-8 text (byte " + (in.position() - first) + " of the query)");
         }
         decoder.flush(out);
         return out.flip().toString();

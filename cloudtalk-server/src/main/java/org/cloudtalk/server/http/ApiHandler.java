@@ -2,7 +2,6 @@ package org.cloudtalk.server.http;
 
 import static java.util.Objects.requireNonNull;
 
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -147,7 +146,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         String text;
         try {
-            text = QueryText.decode(ByteBufUtil.getBytes(request.content()));
+            text = QueryText.decode(request.content().nioBuffer());
         } catch (QueryException e) {
             metrics.query("query_error", System.nanoTime() - start);
             respond(ctx, request, Responses.queryErrors(e.errors()));

@@ -89,6 +89,7 @@ final class BindingSearch {
      * variables left is checked only once one of them is bound.
      */
     private boolean restCanBeBound(int index) {
+        Map<String, List<String>> allowedValues = new HashMap<>();
         Map<String, String> holderOf = new HashMap<>();
         for (int i = index; i < order.size(); i++) {
             QueryModel.Variable variable = order.get(i);
@@ -101,42 +102,27 @@ final class BindingSearch {
             if (values.isEmpty()) {
                 return false;
             }
-            if (!variable.shared() && !augment(variable.name(), values, holderOf, new HashSet<>(), index)) {
+            allowedValues.put(variable.name(), values);
+            if (!variable.shared() && !augment(variable.name(), allowedValues, holderOf, new HashSet<>())) {
                 return false;
             }
         }
         return true;
     }
 
-    /** Gives {@code name} one of {@code values}, moving an earlier holder to another of its own if need be. */
-    private boolean augment(
-            String name, List<String> values, Map<String, String> holderOf, Set<String> visited, int index) {
-        for (String value : values) {
+    /** Gives {@code name} one of its allowed values, moving an earlier holder to another of its own if need be. */
+    private static boolean augment(
+            String name, Map<String, List<String>> allowedValues, Map<String, String> holderOf, Set<String> visited) {
+        for (String value : allowedValues.get(name)) {
             if (!visited.add(value)) {
                 continue;
             }
             String holder = holderOf.get(value);
-            if (holder == null || augment(holder, allowedValues(holder, index), holderOf, visited, index)) {
+            if (holder == null || augment(holder, allowedValues, holderOf, visited)) {
                 holderOf.put(value, name);
                 return true;
             }
         }
         return false;
-    }
-
-    private List<String> allowedValues(String name, int index) {
-        for (int i = index; i < order.size(); i++) {
-            QueryModel.Variable variable = order.get(i);
-            if (variable.name().equals(name)) {
-                List<String> values = new ArrayList<>();
-                for (String value : preferences.get(i)) {
-                    if (allowed(variable, value)) {
-                        values.add(value);
-                    }
-                }
-                return values;
-            }
-        }
-        return List.of();
     }
 }
