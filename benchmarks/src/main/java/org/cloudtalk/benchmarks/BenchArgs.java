@@ -1,6 +1,5 @@
 package org.cloudtalk.benchmarks;
 
-import java.util.regex.Pattern;
 import org.cloudtalk.common.cli.Launchers;
 import org.cloudtalk.common.config.ConfigException;
 import org.cloudtalk.common.config.ConfigValues;
@@ -10,8 +9,6 @@ import org.cloudtalk.common.config.ConfigValues;
  * number in range is a wrong command line (exit 64), said in one line rather than as a stack trace.
  */
 public final class BenchArgs {
-    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
-
     private BenchArgs() {}
 
     /** {@code args[index]} as a whole number of at least 1, or {@code otherwise} when it is not given. */
@@ -30,10 +27,6 @@ public final class BenchArgs {
         }
         String value = args[index];
         try {
-            // Strictly digits first: Long.parseLong alone would also take "+5" and other scripts' digits.
-            if (!WHOLE.matcher(value).matches()) {
-                throw ConfigException.invalid(name, value, "not a whole number");
-            }
             return ConfigValues.parse(name, value, min, max);
         } catch (ConfigException e) {
             System.err.println("cloudtalk bench: " + e.getMessage());

@@ -117,7 +117,7 @@ final class InputFiles {
         try {
             return fs.listStatus(path);
         } catch (FileNotFoundException e) {
-            if (path.toUri().getPath().chars().anyMatch(c -> GLOB_CHARACTERS.indexOf(c) >= 0)) {
+            if (holdsGlobCharacter(path.toUri().getPath())) {
                 throw new ItchyException("input " + path + " does not exist; Itchy takes inputs as they are named and"
                         + " does not expand glob patterns: name the files, or their directory");
             }
@@ -127,6 +127,10 @@ final class InputFiles {
 
     /** What Hadoop's glob patterns give a meaning: a path holding one names a pattern, not itself. */
     private static final String GLOB_CHARACTERS = "*?[]{}\\";
+
+    private static boolean holdsGlobCharacter(String path) {
+        return path.chars().anyMatch(c -> GLOB_CHARACTERS.indexOf(c) >= 0);
+    }
 
     /**
      * Hadoop's input formats glob each input path, and globbing turns each name in it back into a path: a name with a
@@ -141,7 +145,7 @@ final class InputFiles {
                     + "; a colon in a file name is the usual cause): rename it");
         }
         String path = file.toUri().getPath();
-        if (path.chars().anyMatch(c -> GLOB_CHARACTERS.indexOf(c) >= 0)) {
+        if (holdsGlobCharacter(path)) {
             throw new ItchyException("input " + file + " has a name Hadoop's input formats read as a glob pattern (it"
                     + " holds one of " + GLOB_CHARACTERS + "), which may match other files or none: rename it");
         }

@@ -19,6 +19,8 @@ import org.cloudtalk.common.io.TextFile;
  */
 public final class ConfigValues {
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    /** ASCII digits only: Long.parseLong alone would also take "+5" and other scripts' digits. */
+    private static final Pattern WHOLE = Pattern.compile("-?[0-9]+");
 
     /** A configuration file is a few kilobytes: anything near this is not one (and must not exhaust a small heap). */
     private static final int MAX_FILE_BYTES = 1 << 20;
@@ -68,6 +70,9 @@ public final class ConfigValues {
     public static long parse(String key, String value, long min, long max) throws ConfigException {
         long number;
         try {
+            if (!WHOLE.matcher(value).matches()) {
+                throw new NumberFormatException(value);
+            }
             number = Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw ConfigException.invalid(key, value, "not a whole number");

@@ -23,6 +23,22 @@ class ConfigValuesTest {
     }
 
     @Test
+    void aNumberIsAsciiDigitsWithAnOptionalMinusWithinItsRange() throws Exception {
+        assertThat(ConfigValues.parse("k", "42", 0, 100)).isEqualTo(42);
+        assertThat(ConfigValues.parse("k", "-3", -5, 5)).isEqualTo(-3);
+        for (String value : new String[] {"+5", "\u0661\u0662", "5 ", "0x10", "1_000", "", "-"}) {
+            assertThatThrownBy(() -> ConfigValues.parse("k", value, 0, 100))
+                    .as(value)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("Invalid value " + value + " for k: not a whole number");
+        }
+        assertThatThrownBy(() -> ConfigValues.parse("k", "99999999999999999999", 0, 100))
+                .hasMessage("Invalid value 99999999999999999999 for k: not a whole number");
+        assertThatThrownBy(() -> ConfigValues.parse("k", "101", 0, 100))
+                .hasMessage("Invalid value 101 for k: must be between 0 and 100");
+    }
+
+    @Test
     void aFileThatIsNotAConfigurationSaysWhy() throws Exception {
         Path latin = Files.write(
                 dir.resolve("latin.properties"), "a=1\nb=caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));

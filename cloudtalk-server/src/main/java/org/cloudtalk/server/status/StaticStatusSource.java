@@ -253,13 +253,18 @@ public final class StaticStatusSource implements StatusSource {
         for (JsonNode endpoint : endpoints) {
             String name = endpoint.path("endpoint").asText("");
             if (endpoints.size() == 1 || address.equals(address(file, name))) {
-                if (!endpoint.path("known").asBoolean(true)) {
-                    throw new IOException(file + ": host " + address + ": the daemon did not know this endpoint");
-                }
-                return endpoint;
+                return known(file, address, endpoint);
             }
         }
         throw new IOException(file + ": host " + address + ": the probe reply has no entry for it");
+    }
+
+    /** {@code entry}, unless it is a probe's entry for an endpoint the daemon did not know (no load to read). */
+    private static JsonNode known(Path file, String address, JsonNode entry) throws IOException {
+        if (!entry.path("known").asBoolean(true)) {
+            throw new IOException(file + ": host " + address + ": the daemon did not know this endpoint");
+        }
+        return entry;
     }
 
     /** A host's own fields, the status probe's names with units: a misspelt use field must not read as no load. */
@@ -280,9 +285,7 @@ public final class StaticStatusSource implements StatusSource {
         if (!host.isObject()) {
             throw new IOException(file + ": host " + address + ": expected an object of numbers");
         }
-        if (!host.path("known").asBoolean(true)) {
-            throw new IOException(file + ": host " + address + ": the daemon did not know this endpoint");
-        }
+        known(file, address, host);
         for (Iterator<String> names = host.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name) && !PROBE_ENTRY_FIELDS.contains(name)) {

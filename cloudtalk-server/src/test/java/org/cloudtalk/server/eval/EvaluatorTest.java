@@ -200,6 +200,42 @@ class EvaluatorTest {
     }
 
     /**
+     * Where the search supplies the binding, {@code explain} shows every variable's score of every candidate, not the
+     * scores greedy choice had computed when the disk rule cornered it.
+     */
+    @Test
+    void explainShowsEveryCandidateWhenTheSearchFindsTheBinding() {
+        ClusterState state = States.state(Map.of("10.0.0.2", idle(100 * MIB), "10.0.0.4", idle(100 * MIB)));
+        QueryModel query = model("v0 = (10.0.0.2 disk)\nA = B = (10.0.0.4 disk)\n"
+                + "f1 v0 -> A size 1M\nf3 B -> A size 1M\nf4 disk -> B size 1M");
+        Map<String, Map<String, Double>> scores =
+                heuristic.explain(query, state, Deadline.after(Duration.ofSeconds(5)));
+        assertThat(scores).containsOnlyKeys("v0", "A", "B");
+        assertThat(scores.get("v0")).containsOnlyKeys("10.0.0.2", "disk");
+        assertThat(scores.get("A")).containsOnlyKeys("10.0.0.4", "disk");
+        assertThat(scores.get("B")).containsOnlyKeys("10.0.0.4", "disk");
+        assertThat(scores.get("B").get("10.0.0.4")).isPositive().isLessThan(Double.MAX_VALUE);
+    }
+
+    /**
+     * A and B could take distinct values (10.0.0.1 and disk), but each is fed by or feeds disk, so neither may be disk:
+     * the refusal names the disk rule, not a shortage of distinct values.
+     */
+    @Test
+    void aQueryOnlyTheDiskRuleLeavesWithoutABindingIsRefusedForThatRule() {
+        QueryModel query =
+                model("A = (10.0.0.1 disk)\nB = (10.0.0.1 disk)\nf1 disk -> A size 1M\nf2 B -> disk size 1M");
+        assertThatThrownBy(() -> heuristic.evaluate(query, States.state(Map.of("10.0.0.1", idle(MIB)))))
+                .isInstanceOf(EvaluationException.class)
+                .hasMessageStartingWith("no binding keeps the disk rule");
+        QueryModel tooFew = model("A = B = (10.0.0.1 disk)\nC = (10.0.0.1)\nf1 disk -> A size 1M\n"
+                + "f2 B -> 10.0.0.9 size 1M\nf3 C -> 10.0.0.9 size 1M");
+        assertThatThrownBy(() -> heuristic.evaluate(tooFew, States.state(Map.of("10.0.0.1", idle(MIB)))))
+                .isInstanceOf(EvaluationException.class)
+                .hasMessageContaining("has no candidate left");
+    }
+
+    /**
      * The search after greedy choice fails stays small where the bindings are many: twelve variables over eleven
      * hosts and disk, fed by v0, which greedy choice gives disk (leaving them eleven values) — found by trying v0's
      * other value, not by trying the bindings of twelve variables; and with a thirteenth variable, which no binding

@@ -19,6 +19,9 @@ public final class DecisionModel {
             double avgRuntimeMillis, double avgValSize, double avgSelectivity, long records, long distinctKeys) {
         @Override
         public String toString() {
+            if (records == 0) {
+                return "no records to sample (empty input)"; // averages over nothing would read as measured zeros
+            }
             return String.format(
                     Locale.ROOT,
                     "avgRuntime=%.4f ms, avgValSize=%.1f B, avgSelectivity=%.2f (%d records, %d distinct keys)",

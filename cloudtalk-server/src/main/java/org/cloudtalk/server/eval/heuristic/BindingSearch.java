@@ -47,6 +47,25 @@ final class BindingSearch {
         return extend(0) ? Optional.of(Map.copyOf(bound)) : Optional.empty();
     }
 
+    /**
+     * Whether the variables could all get values if only distinctness counted (the variables not shared distinct
+     * values, each its own candidates), the disk rule aside: when they could and {@link #find} finds nothing, the disk
+     * rule is what leaves the query without a binding.
+     */
+    boolean distinctValuesExist() {
+        Map<String, List<String>> values = new HashMap<>();
+        Map<String, String> holderOf = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            QueryModel.Variable variable = order.get(i);
+            values.put(variable.name(), preferences.get(i));
+            if (preferences.get(i).isEmpty()
+                    || !variable.shared() && !augment(variable.name(), values, holderOf, new HashSet<>())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean extend(int index) {
         if (index == order.size()) {
             return true;

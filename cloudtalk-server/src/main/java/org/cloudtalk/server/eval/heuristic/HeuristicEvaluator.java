@@ -9,7 +9,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import org.cloudtalk.server.deadline.Deadline;
@@ -102,23 +101,41 @@ public final class HeuristicEvaluator implements Evaluator {
             if (order.stream().noneMatch(variable -> variable.candidates().contains(QueryModel.DISK))) {
                 throw greedyFailed;
             }
+            BindingSearch search = search(query, order, state, pools, deadline, scores);
             return new Evaluation(
-                    new Binding(search(query, order, state, pools, deadline).orElseThrow(() -> greedyFailed)),
+                    new Binding(search.find().orElseThrow(() -> unbindable(search, greedyFailed))),
                     OptionalDouble.empty());
         }
         return new Evaluation(new Binding(bound), OptionalDouble.empty());
     }
 
     /**
-     * A binding by a search over the variables in the heuristic's order, each trying its candidates from the best
-     * score down ({@link BindingSearch}). Reached only when greedy choice failed.
+     * Why a query has no binding, once the search has shown it: greedy choice's reason, unless distinct values alone
+     * would exist, when only the disk rule stands in the way (greedy's reason may then blame distinctness).
      */
-    private Optional<Map<String, String>> search(
+    private static EvaluationException unbindable(BindingSearch search, EvaluationException greedyFailed) {
+        if (!search.distinctValuesExist()) {
+            return greedyFailed;
+        }
+        return new EvaluationException("no binding keeps the disk rule: every way of giving the variables distinct"
+                + " values turns a flow into disk -> disk or 0.0.0.0 -> disk, which the language refuses");
+    }
+
+    /**
+     * A search over the variables in the heuristic's order, each trying its candidates from the best score down
+     * ({@link BindingSearch}). Reached only when greedy choice failed; {@code scores}, when asked for, then become every
+     * variable's score of every candidate (greedy's are partial: it stopped where it failed).
+     */
+    private BindingSearch search(
             QueryModel query,
             List<QueryModel.Variable> order,
             ClusterState state,
             Map<List<String>, Pool> pools,
-            Deadline deadline) {
+            Deadline deadline,
+            Map<String, Map<String, Double>> scores) {
+        if (scores != null) {
+            scores.clear();
+        }
         List<List<String>> preferences = new ArrayList<>(order.size());
         for (QueryModel.Variable variable : order) {
             Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
@@ -129,6 +146,10 @@ public final class HeuristicEvaluator implements Evaluator {
             for (int i = 0; i < positions.length; i++) {
                 positions[i] = i;
                 score[i] = pool.disk[i] ? MAX : score(pool.loads[i], i, roles, inverseWeight);
+                if (scores != null) {
+                    scores.computeIfAbsent(variable.name(), unused -> new LinkedHashMap<>())
+                            .put(pool.candidates.get(i), score[i]);
+                }
             }
             // Best first; among equal scores the later candidate, as the greedy pass prefers it.
             Arrays.sort(
@@ -136,7 +157,7 @@ public final class HeuristicEvaluator implements Evaluator {
                     Comparator.comparingDouble((Integer i) -> -score[i]).thenComparing(i -> -i));
             preferences.add(Arrays.stream(positions).map(pool.candidates::get).toList());
         }
-        return new BindingSearch(query, order, preferences, deadline).find();
+        return new BindingSearch(query, order, preferences, deadline);
     }
 
     /** How many of network receive, network transmit, disk read and disk write the variable's score depends on. */
