@@ -33,7 +33,9 @@ public enum ApiError {
     /** The server holds {@code http.max.connections} connections already. */
     TOO_MANY_CONNECTIONS(503),
     /** A defect of the server: the cause is in its log. */
-    INTERNAL(503);
+    INTERNAL(503),
+    /** A request line of another HTTP than 1.x (an HTTP/2 client's preface, say): the API speaks HTTP/1.1. */
+    HTTP_VERSION_NOT_SUPPORTED(505);
 
     private final int httpStatus;
 

@@ -89,6 +89,13 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
             ctx.writeAndFlush(Responses.closing(Responses.error(ApiError.BAD_REQUEST, message)));
             return;
         }
+        if (request.protocolVersion().majorVersion() != 1) {
+            // An HTTP/2 client with prior knowledge sends "PRI * HTTP/2.0" and then binary frames: say so once, close.
+            ctx.writeAndFlush(Responses.closing(Responses.error(
+                    ApiError.HTTP_VERSION_NOT_SUPPORTED,
+                    request.protocolVersion().text() + " is not supported; the API speaks HTTP/1.1")));
+            return;
+        }
         String target;
         try {
             target = originForm(request.uri());

@@ -274,6 +274,23 @@ class HttpConnectionTest {
         }
     }
 
+    /** An HTTP/2 client with prior knowledge gets one 505 that says which HTTP the API speaks, then the close. */
+    @Test
+    void anHttp2PrefaceIsA505ThenTheConnectionCloses() throws Exception {
+        try (Socket socket = connect()) {
+            socket.getOutputStream()
+                    .write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\u0012\u0004\0\0\0\0\0"
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            Response response = read(in);
+            assertThat(response.status()).isEqualTo(505);
+            assertThat(response.body())
+                    .contains("HTTP_VERSION_NOT_SUPPORTED")
+                    .contains("HTTP/2.0 is not supported; the API speaks HTTP/1.1");
+            assertThat(in.read()).isEqualTo(-1);
+        }
+    }
+
     /** An interim 100 Continue is no request's answer: HEAD answers after it still go without a body. */
     @Test
     void headAnswersStayInStepAfterAContinue() throws Exception {
