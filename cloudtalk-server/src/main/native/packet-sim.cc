@@ -61,9 +61,14 @@ std::vector<Ipv4Address> hostAddress;
 uint64_t drops = 0;
 size_t finished = 0;
 // Connections are opened before the flows start, as between servers that keep them open (web search's aggregators
-// and index servers do): a flow's start is its first data byte, not a SYN that an incast could drop. Times are
-// reported from the end of this warm-up.
+// and index servers do): a flow's start is its first data byte, not a SYN that an incast could drop. The warm-up
+// ends once every handshake has settled and 100 ms of quiet have passed, however long the paths' round trips; times
+// are reported from its end.
 Time warmUp;
+size_t handshakes = 0;  // connections to open (flows between two nodes)
+size_t settled = 0;     // connections opened, or failed
+bool quietOver = false;
+bool begun = false;
 
 [[noreturn]] void Fail(size_t line, const std::string& message) {
   std::cerr << "error: line " << line << ": " << message << std::endl;
@@ -119,10 +124,40 @@ void SendMore(size_t index) {
 
 void SendCallback(size_t index, Ptr<Socket>, uint32_t) { SendMore(index); }
 
-void Connected(size_t index, Ptr<Socket>) { SendMore(index); }
+// Starts the flows that wait for no other: the warm-up is over.
+void Begin() {
+  begun = true;
+  warmUp = Simulator::Now();
+  for (size_t i = 0; i < flows.size(); i++) {
+    if (flows[i].after.empty()) {
+      Simulator::Schedule(NanoSeconds(flows[i].startNs), &StartFlow, i);
+    }
+  }
+  Simulator::Stop(Seconds(kHorizonSeconds));
+}
+
+void MaybeBegin() {
+  if (!begun && quietOver && settled == handshakes) {
+    Begin();
+  }
+}
+
+void QuietOver() {
+  quietOver = true;
+  MaybeBegin();
+}
+
+void Connected(size_t index, Ptr<Socket>) {
+  settled++;
+  MaybeBegin();
+  SendMore(index);
+}
 
 // A connection that fails leaves its flow unfinished, which the output reports.
-void ConnectionFailed(size_t, Ptr<Socket>) {}
+void ConnectionFailed(size_t, Ptr<Socket>) {
+  settled++;
+  MaybeBegin();
+}
 
 void Connect(size_t index) {
   FlowSpec& flow = flows[index];
@@ -294,12 +329,12 @@ int main() {
     nodes.Get(n)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext("TcDrop", MakeCallback(&CountDrop));
   }
 
-  // Connections open one every 20 us so that their handshakes never overflow a port; the flows start 100 ms after
-  // the last one.
-  warmUp = MicroSeconds(20 * flows.size()) + MilliSeconds(100);
+  // Connections open one every 20 us so that their handshakes never overflow a port; the flows start once they have
+  // all settled, and at least 100 ms after the last one opened.
   for (size_t i = 0; i < flows.size(); i++) {
     FlowSpec& flow = flows[i];
     if (flow.src != flow.dst) {
+      handshakes++;
       Simulator::Schedule(MicroSeconds(20 * i), &Connect, i);
     }
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), kFirstPort + i));
@@ -309,11 +344,10 @@ int main() {
     for (size_t before : flow.after) {
       flows[before].dependents.push_back(i);
     }
-    if (flow.after.empty()) {
-      Simulator::Schedule(warmUp + NanoSeconds(flow.startNs), &StartFlow, i);
-    }
   }
-  Simulator::Stop(warmUp + Seconds(kHorizonSeconds));
+  Simulator::Schedule(MicroSeconds(20 * flows.size()) + MilliSeconds(100), &QuietOver);
+  // No stop before Begin: the handshakes settle in finite simulated time (a failing one gives up after its SYN
+  // retries), and Begin sets the horizon from its own time.
   Simulator::Run();
   std::cout.precision(9);
   for (const FlowSpec& flow : flows) {

@@ -3,11 +3,16 @@ package org.cloudtalk.server.aggregators;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.cloudtalk.common.io.TextFile;
 import org.cloudtalk.lang.ast.Address;
 
-/** A list of hosts, one address per line; blank lines and {@code #} comments are skipped. */
+/**
+ * A list of hosts, one address per line; blank lines and {@code #} comments are skipped. Each host once, and never
+ * the unknown host 0.0.0.0.
+ */
 public final class HostsFile {
     /**
      * The largest hosts file read: ~250,000 addresses, more than any query can name (its text is at most 1 MiB), and
@@ -30,16 +35,28 @@ public final class HostsFile {
             throw new HostsFileException(file + ": " + e.getMessage());
         }
         List<Address> hosts = new ArrayList<>();
+        Map<Address, Integer> lineOf = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String text = lines.get(i).replaceFirst("#.*", "").strip();
             if (text.isEmpty()) {
                 continue;
             }
+            String at = file + ": line " + (i + 1) + ": '" + text + "': ";
+            Address host;
             try {
-                hosts.add(Address.parse(text));
+                host = Address.parse(text);
             } catch (IllegalArgumentException e) {
-                throw new HostsFileException(file + ": line " + (i + 1) + ": '" + text + "': " + e.getMessage());
+                throw new HostsFileException(at + e.getMessage());
             }
+            if (host.isUnspecified()) {
+                throw new HostsFileException(at + "the unknown host cannot be a server or a candidate: name a host");
+            }
+            Integer first = lineOf.putIfAbsent(host, i + 1);
+            if (first != null) {
+                // Two forms of one address (10.0.0.1, ::ffff:10.0.0.1) too: a server listed twice would send twice.
+                throw new HostsFileException(at + "the same host as line " + first);
+            }
+            hosts.add(host);
         }
         if (hosts.isEmpty()) {
             throw new HostsFileException(file + ": no addresses in it");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class TopologyParser {
     private record Limit(double value, String text) {}
 
     // Far beyond any data centre's, and within what the packet simulator takes (ns-3 keeps a port's buffer in 32 bits).
-    private static final Limit MAX_RATE = new Limit(1e15 / 8, "1Pbps");
+    private static final Limit MAX_RATE = new Limit(1e15 / 8, "1000Tbps");
     private static final Limit MAX_LATENCY = new Limit(60, "60s");
     private static final Limit MAX_BUFFER = new Limit(0x1p30, "1GB");
     private static final int MAX_OVERSUBSCRIPTION = 1000;
@@ -41,6 +42,10 @@ public final class TopologyParser {
     private final List<Topology.Rack> racks = new ArrayList<>();
     private final Set<String> rackNames = new HashSet<>();
     private final Map<String, String> rackOfHost = new HashMap<>();
+    /** Where each rack and tier was defined, for errors found once the whole file is read. */
+    private final Map<String, Integer> rackLines = new HashMap<>();
+
+    private final Map<Topology.TierName, Integer> tierLines = new EnumMap<>(Topology.TierName.class);
     private int line;
 
     private TopologyParser() {}
@@ -123,6 +128,7 @@ public final class TopologyParser {
                 hasRatio ? OptionalDouble.of(ratio(values.get("oversubscription"))) : OptionalDouble.empty();
         double latency = quantity(values.get("latency"), Dimension.TIME, "latency", "like 10us", MAX_LATENCY);
         tiers.put(name, new Topology.Tier(rate, ratio, latency, buffer(values.get("buffer"))));
+        tierLines.put(name, line);
     }
 
     private void rack(String[] words) throws TopologyException {
@@ -144,6 +150,7 @@ public final class TopologyParser {
             }
         }
         racks.add(new Topology.Rack(name, words[3], hosts));
+        rackLines.put(name, line);
     }
 
     private Topology finish() throws TopologyException {
@@ -157,11 +164,38 @@ public final class TopologyParser {
         if (racks.isEmpty()) {
             throw new TopologyException("the topology needs at least one 'rack' line");
         }
-        return new Topology(
+        Topology topology = new Topology(
                 tiers.get(Topology.TierName.HOST),
                 tiers.get(Topology.TierName.RACK),
                 tiers.get(Topology.TierName.POD),
                 racks);
+        checkUplinkRates(topology);
+        return topology;
+    }
+
+    /**
+     * Uplinks derived from an oversubscription stay within the rates a tier may give (the packet simulator takes no
+     * more): many fast hosts under a low ratio could otherwise ask for exabits per second.
+     */
+    private void checkUplinkRates(Topology topology) throws TopologyException {
+        Set<String> pods = new LinkedHashSet<>();
+        for (Topology.Rack rack : racks) {
+            pods.add(rack.pod());
+            if (topology.rackUplinkRate(rack) > MAX_RATE.value()) {
+                line = rackLines.get(rack.name());
+                throw error("rack " + rack.name() + "'s uplink would run at over " + MAX_RATE.text() + " (its "
+                        + rack.hosts().size() + " hosts' rate over the rack tier's oversubscription): give 'tier rack'"
+                        + " a rate, or a higher oversubscription");
+            }
+        }
+        for (String pod : pods) {
+            if (topology.podUplinkRate(pod) > MAX_RATE.value()) {
+                line = tierLines.get(Topology.TierName.POD);
+                throw error("pod " + pod + "'s uplink would run at over " + MAX_RATE.text() + " (its racks' uplinks"
+                        + " over the pod tier's oversubscription): give 'tier pod' a rate, or a higher"
+                        + " oversubscription");
+            }
+        }
     }
 
     private Topology.TierName tierName(String word) throws TopologyException {
@@ -252,6 +286,9 @@ public final class TopologyParser {
         }
         if (last - first + 1 > MAX_RANGE) {
             throw error("invalid range '" + word + "': more than " + MAX_RANGE + " addresses");
+        }
+        if (first == 0) {
+            throw error("invalid range '" + word + "': 0.0.0.0, the unspecified address, is not a host");
         }
         List<String> hosts = new ArrayList<>();
         for (long a = first; a <= last; a++) {

@@ -20,6 +20,20 @@ class HostsFileTest {
         assertThat(HostsFile.read(file)).extracting(address -> address.text()).containsExactly("10.0.0.1", "10.0.0.2");
     }
 
+    /** The unknown host, and a host listed twice in any form of its address, are refused with their lines. */
+    @Test
+    void theUnknownHostAndAHostListedTwiceAreRefusedByLine() throws Exception {
+        Path unknown = Files.writeString(temp.resolve("unknown.txt"), "10.0.0.1\n0.0.0.0\n");
+        assertThatThrownBy(() -> HostsFile.read(unknown))
+                .isInstanceOf(HostsFile.HostsFileException.class)
+                .hasMessage(unknown + ": line 2: '0.0.0.0': the unknown host cannot be a server or a candidate: name a"
+                        + " host");
+        Path twice = Files.writeString(temp.resolve("twice.txt"), "10.0.0.1\n10.0.0.2\n::ffff:10.0.0.1\n");
+        assertThatThrownBy(() -> HostsFile.read(twice))
+                .isInstanceOf(HostsFile.HostsFileException.class)
+                .hasMessage(twice + ": line 3: '::ffff:10.0.0.1': the same host as line 1");
+    }
+
     /** Millions of addresses had filled a small heap before any check; no query could name that many. */
     @Test
     void aFileOverFourMegabytesIsRefused() throws Exception {

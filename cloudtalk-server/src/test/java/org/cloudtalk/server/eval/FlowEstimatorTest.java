@@ -110,6 +110,27 @@ class FlowEstimatorTest {
         assertThat(estimate.flowEndSeconds().get(1)).isCloseTo(10, within(1e-6));
     }
 
+    /**
+     * A bound below what the flow has sent ({@code t(f1) - 50M} at the start) holds it until the bound catches up: f2
+     * waits 5 s for f1's first 50M, then follows f1 at its rate; a bound that never reaches the flow's size, or never
+     * rises above zero, leaves it unfinished.
+     */
+    @Test
+    void aFlowAheadOfItsTransferBoundWaitsForIt() {
+        Map<String, HostLoad> hosts =
+                Map.of(A, idle(10 * MIB), B, idle(10 * MIB), C, idle(10 * MIB), "10.0.0.4", idle(10 * MIB));
+        String source = "f1 10.0.0.1 -> 10.0.0.2 size 100M\n";
+        FlowEstimate waits = estimate(source + "f2 10.0.0.3 -> 10.0.0.4 size 40M transfer t(f1) - 50M", hosts);
+        assertThat(waits.flowEndSeconds().get(0)).isCloseTo(10, within(1e-6));
+        assertThat(waits.flowEndSeconds().get(1)).isCloseTo(9, within(1e-6));
+        assertThat(estimate(source + "f2 10.0.0.3 -> 10.0.0.4 size 60M transfer t(f1) - 50M", hosts)
+                        .completionSeconds())
+                .isInfinite();
+        assertThat(estimate(source + "f2 10.0.0.3 -> 10.0.0.4 size 1M transfer t(f1) - 200M", hosts)
+                        .completionSeconds())
+                .isInfinite();
+    }
+
     @Test
     void aSlowForwarderFinishesLater() {
         FlowEstimate estimate = estimate(

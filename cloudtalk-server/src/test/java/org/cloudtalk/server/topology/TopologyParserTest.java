@@ -122,7 +122,7 @@ class TopologyParserTest {
                 // Beyond these the packet simulator's numbers overflow (a 4 GiB buffer wrapped around to nothing).
                 Arguments.of(
                         "tier host rate 99999999Tbps latency 1us buffer 5pkt\n",
-                        "line 1: invalid rate '99999999Tbps': at most 1Pbps"),
+                        "line 1: invalid rate '99999999Tbps': at most 1000Tbps"),
                 Arguments.of(
                         "tier host rate 1Gbps latency 100000000000s buffer 5pkt\n",
                         "line 1: invalid latency '100000000000s': at most 60s"),
@@ -135,6 +135,24 @@ class TopologyParserTest {
                 Arguments.of(TIERS + "rack r1 10.0.0.1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + "rack r1 pod p1\n", "line 4: expected 'rack NAME pod NAME HOST...'"),
                 Arguments.of(TIERS + rack + rack, "line 5: rack r1 is defined twice"),
+                Arguments.of(
+                        TIERS + "rack r1 pod p1 0.0.0.0-0.0.0.3\n",
+                        "line 4: invalid range '0.0.0.0-0.0.0.3': 0.0.0.0, the unspecified address, is not a host"),
+                // Uplinks derived from an oversubscription are held to a tier's bound too (the simulator's numbers).
+                Arguments.of(
+                        "tier host rate 1000Tbps latency 1us buffer 5pkt\n"
+                                + "tier rack oversubscription 1 latency 1us buffer 5pkt\n"
+                                + "tier pod rate 1Gbps latency 1us buffer 5pkt\n"
+                                + "rack r1 pod p1 10.0.0.1\nrack r2 pod p1 10.0.1.0-10.0.1.1\n",
+                        "line 5: rack r2's uplink would run at over 1000Tbps (its 2 hosts' rate over the rack tier's"
+                                + " oversubscription): give 'tier rack' a rate, or a higher oversubscription"),
+                Arguments.of(
+                        "tier host rate 1Gbps latency 1us buffer 5pkt\n"
+                                + "tier rack rate 600Tbps latency 1us buffer 5pkt\n"
+                                + "tier pod oversubscription 1 latency 1us buffer 5pkt\n"
+                                + "rack r1 pod p1 10.0.0.1\nrack r2 pod p1 10.0.1.1\n",
+                        "line 3: pod p1's uplink would run at over 1000Tbps (its racks' uplinks over the pod tier's"
+                                + " oversubscription): give 'tier pod' a rate, or a higher oversubscription"),
                 Arguments.of(
                         TIERS + rack + "rack r2 pod p1 10.0.0.0-10.0.0.3\n",
                         "line 5: host 10.0.0.1 is already in rack r1"),

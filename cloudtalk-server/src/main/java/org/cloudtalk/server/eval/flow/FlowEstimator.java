@@ -572,7 +572,10 @@ public final class FlowEstimator {
             Expression bound = plan.attribute(f, Attribute.TRANSFER);
             if (bound != null) {
                 double allowed = evaluate(bound);
-                if (!Double.isNaN(allowed) && transferred[f] >= allowed - EPSILON * Math.max(1, allowed)) {
+                double tolerance = EPSILON * Math.max(1, Math.abs(allowed));
+                if (transferred[f] > allowed + tolerance) {
+                    cap = 0; // ahead of its bound (t(g) - 99M at the start, say): it waits until the bound catches up
+                } else if (transferred[f] >= allowed - tolerance) {
                     cap = Math.min(cap, Math.max(0, growth(bound)));
                 }
             }
@@ -670,9 +673,10 @@ public final class FlowEstimator {
                     }
                     Expression bound = plan.attribute(f, Attribute.TRANSFER);
                     if (bound != null) {
+                        // Below its bound and gaining on it, or held above it while the bound grows towards it.
                         double gap = evaluate(bound) - transferred[f];
                         double closing = rate[f] - growth(bound);
-                        if (gap > EPSILON && closing > EPSILON) {
+                        if (Math.abs(gap) > EPSILON && Math.abs(closing) > EPSILON && gap * closing > 0) {
                             step = Math.min(step, gap / closing);
                         }
                     }

@@ -22,7 +22,8 @@ import org.cloudtalk.server.eval.QueryModel;
  * cannot take (rate caps, end times, disks, unknown sources) is refused with the flow's name.
  *
  * <p>A {@code transfer t(g)} bound (the flow may not send more than g has carried) becomes store-and-forward: the
- * flow starts when g finishes. That is how an aggregator forwards the results it gathered (§5.4).
+ * flow starts when g finishes. That is how an aggregator forwards the results it gathered (§5.4). A bound without
+ * {@code t()} ({@code transfer sz(g)}, {@code transfer 1MB}) only caps the flow's size.
  */
 final class FlowPlan {
     /** The largest flow simulated: beyond any that finishes within the horizon, and within the helper's numbers. */
@@ -52,7 +53,7 @@ final class FlowPlan {
             plan.check(flow);
             Start start = plan.start(flow, new HashSet<>());
             Set<Flow> after = new LinkedHashSet<>(start.after());
-            flow.attribute(Attribute.TRANSFER).ifPresent(bound -> after.addAll(plan.referenced(bound)));
+            flow.attribute(Attribute.TRANSFER).ifPresent(bound -> after.addAll(plan.followed(bound)));
             after.remove(flow);
             resolved.put(flow, new Start(start.nanos(), after));
         }
@@ -210,13 +211,17 @@ final class FlowPlan {
         return Math.round(nanos);
     }
 
-    private Set<Flow> referenced(Expression expression) {
+    /**
+     * The flows whose progress a transfer bound follows ({@code t(g)}): the flow forwards what they carried, so it
+     * waits for them. Other references ({@code sz(g)}) are constants and make the bound a plain cap.
+     */
+    private Set<Flow> followed(Expression expression) {
         if (expression instanceof Expression.Reference reference) {
-            return Set.of(target(reference));
+            return reference.attribute() == Attribute.TRANSFER ? Set.of(target(reference)) : Set.of();
         }
         if (expression instanceof Expression.Binary binary) {
-            Set<Flow> flows = new HashSet<>(referenced(binary.left()));
-            flows.addAll(referenced(binary.right()));
+            Set<Flow> flows = new HashSet<>(followed(binary.left()));
+            flows.addAll(followed(binary.right()));
             return flows;
         }
         return Set.of();

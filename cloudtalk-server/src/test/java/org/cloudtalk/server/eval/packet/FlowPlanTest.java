@@ -28,6 +28,16 @@ class FlowPlanTest {
                 .containsExactly("f2 10240 0 []", "f1 10240 0 [f2]", "f3 20480 5000000 [f1]", "f4 1024 5000000 [f1]");
     }
 
+    /** A bound that follows no flow's progress is a cap on the flow's size, not a reason to wait. */
+    @Test
+    void aTransferBoundWithoutTIsACapNotAWait() {
+        assertThat(plan("f1 10.0.0.1 -> 10.0.0.2 size 10KB\nf2 10.0.0.2 -> 10.0.0.3 size 5KB transfer sz(f1)\n"
+                        + "f3 10.0.0.2 -> 10.0.0.4 transfer sz(f1) / 2\n"
+                        + "f4 10.0.0.2 -> 10.0.0.5 transfer t(f1) + 1KB\n"))
+                .extracting(p -> p.id() + " " + p.bytes() + " " + p.after())
+                .containsExactly("f1 10240 []", "f2 5120 []", "f3 5120 []", "f4 11264 [f1]");
+    }
+
     @Test
     void refusesWhatItCannotSimulate() {
         assertThatThrownBy(() -> plan("A = (10.0.0.1 10.0.0.2)\nf1 10.0.0.5 -> A size 1M rate 10MBps\n"))

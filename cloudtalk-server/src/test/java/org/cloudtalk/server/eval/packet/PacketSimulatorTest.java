@@ -55,6 +55,26 @@ class PacketSimulatorTest {
         assertThat(forty.completionSeconds()).isGreaterThan(0.2);
     }
 
+    /**
+     * A flow's time starts with its first data byte, whatever the round trip: the connection is open by then, even
+     * over a 400 ms round trip, longer than the warm-up's 100 ms of quiet (its handshake used to count in the flow).
+     */
+    @Test
+    void aFlowsTimeLeavesOutItsHandshakeOnLongPaths() throws Exception {
+        assumeHelperBuilt();
+        for (long oneWayNanos : List.of(10_000L, 60_000_000L, 200_000_000L)) {
+            SimulationInput input = new SimulationInput(
+                    2,
+                    List.of(new SimulationInput.Link(0, 1, GBPS, oneWayNanos, "100p", "100p")),
+                    List.of(new SimulationInput.Flow("a", 0, 1, 1_000, 0, List.of())));
+            double seconds = SIMULATOR.run(input, Duration.ofSeconds(30)).completionSeconds();
+            // One segment: the one-way delay plus its wire time (1,054 bytes with headers, 8.4 us at 1 Gbit/s).
+            assertThat(seconds)
+                    .as("one-way %d ns", oneWayNanos)
+                    .isCloseTo(oneWayNanos / 1e9 + 1_054 * 8.0 / GBPS, org.assertj.core.data.Offset.offset(1e-6));
+        }
+    }
+
     @Test
     void aFlowAfterAnotherStartsWhenItFinishes() throws Exception {
         assumeHelperBuilt();
