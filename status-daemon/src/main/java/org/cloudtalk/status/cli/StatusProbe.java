@@ -122,6 +122,10 @@ public final class StatusProbe implements Callable<Integer> {
         try {
             StatusReply reply = ask(codec, target, endpoints, timeoutMillis);
             out.println(json(reply, (System.nanoTime() - start) / 1000));
+            if (endpoints.isEmpty() && reply.endpoints().size() == WireFormat.MAX_ENDPOINTS) {
+                err.println("status probe: the reply holds " + WireFormat.MAX_ENDPOINTS + " endpoints, the most one"
+                        + " reply carries; the daemon may serve more: name them with --endpoint");
+            }
             return 0;
         } catch (WireException e) {
             err.println("status probe: bad reply from " + target + ": " + e.getMessage());

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,9 +120,8 @@ public record DaemonConfig(
         long rate = settings.number("rate.limit.per.source", 20_000, 1, 10_000_000);
         int burst = (int) settings.number("rate.limit.burst", 1000, 1, 1_000_000);
         Duration countersLog = Duration.ofSeconds(settings.number("counters.log.interval.s", 60, 0, 86_400));
-        SystemFiles files = new SystemFiles(
-                Path.of(settings.value("sysfs.root").orElse("/sys")),
-                Path.of(settings.value("procfs.root").orElse("/proc")));
+        SystemFiles files =
+                new SystemFiles(settings.directory("sysfs.root", "/sys"), settings.directory("procfs.root", "/proc"));
         List<InetAddress> served = settings.endpoints();
         Map<InetAddress, Map<String, String>> perEndpointKeys = settings.perEndpointKeys(served);
         List<EndpointSettings> endpoints = new ArrayList<>();
@@ -326,6 +326,9 @@ public record DaemonConfig(
                 checkDiskListed(keySetting(ownKeys, "disk"), disk.get(), files);
             } else {
                 String path = forEndpoint(ownKeys, "disk.path").orElse("/");
+                if (!Files.exists(Path.of(path))) {
+                    throw ConfigException.invalid(keySetting(ownKeys, "disk.path"), path, "no such file or directory");
+                }
                 disk = deviceUnder(ip, path, files);
             }
             OptionalLong deviceSpeed = NicCounters.speedBitsPerSecond(files, iface);
@@ -395,6 +398,15 @@ public record DaemonConfig(
         private String keySetting(Map<String, String> ownKeys, String key) {
             String own = ownKeys.get(key);
             return own != null && value(own).isPresent() ? own : key;
+        }
+
+        /** A directory the daemon reads from: it must exist, or every counter under it would read as missing. */
+        Path directory(String key, String defaultValue) throws ConfigException {
+            String value = value(key).orElse(defaultValue);
+            if (!Files.isDirectory(Path.of(value))) {
+                throw ConfigException.invalid(key, value, "no such directory");
+            }
+            return Path.of(value);
         }
 
         /** The endpoint's own setting of {@code key}, else the global one. */

@@ -12,6 +12,7 @@ import org.cloudtalk.status.sample.StatusSampler;
 import org.cloudtalk.status.wire.MessageAuthenticator;
 import org.cloudtalk.status.wire.ReplayGuard;
 import org.cloudtalk.status.wire.StatusCodec;
+import org.cloudtalk.status.wire.WireFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +77,15 @@ public final class StatusDaemon implements AutoCloseable {
                 sampler.endpoints(),
                 config.sampleInterval().toMillis(),
                 config.smoothingWindow().toMillis());
+        if (sampler.endpoints().size() > WireFormat.MAX_ENDPOINTS) {
+            log.warn(
+                    "this daemon serves {} endpoints, but one reply carries at most {}: a request for every endpoint"
+                            + " (count 0, as `status probe` without --endpoint sends) gets the first {}; the server asks"
+                            + " for its hosts by name and sees them all",
+                    sampler.endpoints().size(),
+                    WireFormat.MAX_ENDPOINTS,
+                    WireFormat.MAX_ENDPOINTS);
+        }
         return new StatusDaemon(sampler, server, counters, reporter);
     }
 

@@ -59,6 +59,43 @@ class StatusProbeTest {
         }
     }
 
+    /** A reply for every endpoint carries 24 at most: the probe says when its reply is that full. */
+    @Test
+    void saysWhenAReplyForEveryEndpointIsFull(@TempDir Path temp) throws Exception {
+        FakeSystem system = new FakeSystem(temp);
+        Path key = temp.resolve("key");
+        Files.writeString(key, "loopback-test-key-0123456789");
+        Map<String, String> properties = new HashMap<>();
+        properties.put("key.file", key.toString());
+        properties.put("bind", "127.0.0.1");
+        properties.put("port", "0");
+        properties.put(
+                "endpoints",
+                String.join(
+                        ",",
+                        java.util.stream.IntStream.rangeClosed(1, 25)
+                                .mapToObj(i -> "127.0.0." + i)
+                                .toList()));
+        properties.put("interface", FakeSystem.NIC);
+        properties.put("disk", FakeSystem.DISK);
+        properties.put("sysfs.root", system.files().sysfs().toString());
+        properties.put("procfs.root", system.files().procfs().toString());
+        try (StatusDaemon daemon = StatusDaemon.start(DaemonConfig.from(properties))) {
+            String target = "127.0.0.1:" + daemon.localAddress().getPort();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exit = StatusProbe.run(
+                    new String[] {target, "--key-file", key.toString()},
+                    new PrintStream(out, true),
+                    new PrintStream(err, true));
+            assertThat(exit).isZero();
+            assertThat(out.toString().split("\"endpoint\":", -1)).hasSize(25);
+            assertThat(err.toString())
+                    .contains("the reply holds 24 endpoints, the most one reply carries; the daemon may serve more:"
+                            + " name them with --endpoint");
+        }
+    }
+
     @Test
     void timesOutWhenNobodyAnswers(@TempDir Path temp) throws Exception {
         Path key = temp.resolve("key");

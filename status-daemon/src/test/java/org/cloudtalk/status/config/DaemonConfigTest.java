@@ -190,6 +190,22 @@ class DaemonConfigTest {
                         + Path.of(properties.get("procfs.root"), "diskstats"));
     }
 
+    /** Paths the daemon reads must exist: a missing one would leave its counters unread and the host looking idle. */
+    @Test
+    void aDiskPathAndTheSystemRootsMustExist() throws Exception {
+        assertError("procfs.root", "/nonexistent", "Invalid value /nonexistent for procfs.root: no such directory");
+        assertError("sysfs.root", "/nonexistent", "Invalid value /nonexistent for sysfs.root: no such directory");
+        properties.remove("disk");
+        assertError(
+                "disk.path",
+                "/nonexistent/path",
+                "Invalid value /nonexistent/path for disk.path: no such file or directory");
+        assertError(
+                "endpoint.10.0.0.1.disk.path",
+                "/nonexistent/path",
+                "Invalid value /nonexistent/path for endpoint.10.0.0.1.disk.path: no such file or directory");
+    }
+
     @Test
     void explainsEveryBadValue() throws Exception {
         assertError("port", "70000", "Invalid value 70000 for port: must be between 0 and 65535");
