@@ -18,22 +18,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The probe against a real daemon on a real loopback UDP socket. */
 class StatusProbeTest {
-    @Test
-    void probesARunningDaemon(@TempDir Path temp) throws Exception {
+    /** A daemon on loopback serving {@code endpoints} over a copied /sys and /proc, keyed by {@code temp}/key. */
+    private static StatusDaemon daemon(Path temp, String endpoints) throws Exception {
         FakeSystem system = new FakeSystem(temp);
-        Path key = temp.resolve("key");
-        Files.writeString(key, "loopback-test-key-0123456789");
+        Files.writeString(temp.resolve("key"), "loopback-test-key-0123456789");
         Map<String, String> properties = new HashMap<>();
-        properties.put("key.file", key.toString());
+        properties.put("key.file", temp.resolve("key").toString());
         properties.put("bind", "127.0.0.1");
         properties.put("port", "0");
-        properties.put("endpoints", "127.0.0.1");
+        properties.put("endpoints", endpoints);
         properties.put("interface", FakeSystem.NIC);
         properties.put("disk", FakeSystem.DISK);
         properties.put("nic.capacity.mbps", "100");
         properties.put("sysfs.root", system.files().sysfs().toString());
         properties.put("procfs.root", system.files().procfs().toString());
-        try (StatusDaemon daemon = StatusDaemon.start(DaemonConfig.from(properties))) {
+        return StatusDaemon.start(DaemonConfig.from(properties));
+    }
+
+    @Test
+    void probesARunningDaemon(@TempDir Path temp) throws Exception {
+        Path key = temp.resolve("key");
+        try (StatusDaemon daemon = daemon(temp, "127.0.0.1")) {
             String target = "127.0.0.1:" + daemon.localAddress().getPort();
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -62,25 +67,13 @@ class StatusProbeTest {
     /** A reply for every endpoint carries 24 at most: the probe says when its reply is that full. */
     @Test
     void saysWhenAReplyForEveryEndpointIsFull(@TempDir Path temp) throws Exception {
-        FakeSystem system = new FakeSystem(temp);
         Path key = temp.resolve("key");
-        Files.writeString(key, "loopback-test-key-0123456789");
-        Map<String, String> properties = new HashMap<>();
-        properties.put("key.file", key.toString());
-        properties.put("bind", "127.0.0.1");
-        properties.put("port", "0");
-        properties.put(
-                "endpoints",
-                String.join(
-                        ",",
-                        java.util.stream.IntStream.rangeClosed(1, 25)
-                                .mapToObj(i -> "127.0.0." + i)
-                                .toList()));
-        properties.put("interface", FakeSystem.NIC);
-        properties.put("disk", FakeSystem.DISK);
-        properties.put("sysfs.root", system.files().sysfs().toString());
-        properties.put("procfs.root", system.files().procfs().toString());
-        try (StatusDaemon daemon = StatusDaemon.start(DaemonConfig.from(properties))) {
+        String endpoints = String.join(
+                ",",
+                java.util.stream.IntStream.rangeClosed(1, 25)
+                        .mapToObj(i -> "127.0.0." + i)
+                        .toList());
+        try (StatusDaemon daemon = daemon(temp, endpoints)) {
             String target = "127.0.0.1:" + daemon.localAddress().getPort();
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
