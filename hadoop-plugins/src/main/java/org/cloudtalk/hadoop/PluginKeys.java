@@ -1,5 +1,6 @@
 package org.cloudtalk.hadoop;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,7 +46,8 @@ public final class PluginKeys {
     public static void refuseUnknown(Configuration conf) {
         for (Map.Entry<String, String> entry : conf) {
             String key = entry.getKey();
-            if (key.startsWith(PREFIX) && !KNOWN.contains(key)) {
+            // In any case: Hadoop's keys are case-sensitive, and CloudTalk.deadline.ms would otherwise be ignored.
+            if (key.toLowerCase(Locale.ROOT).startsWith(PREFIX) && !KNOWN.contains(key)) {
                 throw HintSettings.invalid(
                         entry.getValue(),
                         key,

@@ -137,4 +137,20 @@ class HintSettingsTest {
                     .hasMessageContaining("cloudtalk.yarn.stale.ms)");
         }
     }
+
+    /** Hadoop's keys are case-sensitive: a key in the wrong case would be ignored, so it is refused as unknown. */
+    @Test
+    void aKeyInTheWrongCaseIsRefusedAsUnknown() {
+        Configuration conf = new Configuration(false);
+        conf.set("CloudTalk.deadline.ms", "abc");
+        for (ThrowingCallable plugin : List.<ThrowingCallable>of(
+                () -> HdfsHintSettings.from(conf),
+                () -> YarnHintSettings.from(conf),
+                () -> MapHintSettings.from(conf))) {
+            assertThatThrownBy(plugin)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("Invalid value abc for CloudTalk.deadline.ms: unknown key (the Hadoop"
+                            + " plugins know cloudtalk.backoff.ms,");
+        }
+    }
 }

@@ -74,13 +74,13 @@ public record AdvisorConfig(
         }
         String hostMapFile = values.getOrDefault(HOST_MAP_FILE, "").trim();
         return new AdvisorConfig(
-                server(values.getOrDefault(SERVER, "http://127.0.0.1:7480")),
+                server(text(values, SERVER, "http://127.0.0.1:7480")),
                 Duration.ofMillis(number(values, DEADLINE_MS, 5, 1, 60_000)),
                 Duration.ofMillis(number(values, QUERY_TIMEOUT_MS, 1000, 1, 60_000)),
                 Duration.ofMillis(number(values, CACHE_TTL_MS, 200, 0, 3_600_000)),
                 number(values, RESPONSE_BYTES, 10 * 1024, 1, 1L << 40),
                 number(values, DISK_READ_BYTES, 0, 0, 1L << 40),
-                evaluator(values.getOrDefault(EVALUATOR, "refined")),
+                evaluator(text(values, EVALUATOR, "refined")),
                 HostMapper.parseInline(HOST_MAP, values.getOrDefault(HOST_MAP, "")),
                 hostMapFile.isEmpty() ? Optional.empty() : Optional.of(Path.of(hostMapFile)),
                 (int) number(values, THREADS, 2, 1, 64));
@@ -100,18 +100,24 @@ public record AdvisorConfig(
                         () -> new ConfigException(EVALUATOR, value, "expected heuristic, flow, exhaustive or refined"));
     }
 
-    private static long number(Map<String, String> values, String key, long defaultValue, long min, long max) {
+    /** The key's value, trimmed; {@code defaultValue} when it is not set or blank, as for every key. */
+    private static String text(Map<String, String> values, String key, String defaultValue) {
         String value = values.get(key);
-        if (value == null || value.isBlank()) {
+        return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+
+    private static long number(Map<String, String> values, String key, long defaultValue, long min, long max) {
+        String value = text(values, key, null);
+        if (value == null) {
             return defaultValue;
         }
         long number;
         try {
             // As written in solrconfig.xml: Long.parseLong alone would also take "+5" and other scripts' digits.
-            if (!WHOLE.matcher(value.trim()).matches()) {
+            if (!WHOLE.matcher(value).matches()) {
                 throw new NumberFormatException();
             }
-            number = Long.parseLong(value.trim());
+            number = Long.parseLong(value);
         } catch (NumberFormatException e) {
             throw new ConfigException(key, value, "not an integer");
         }

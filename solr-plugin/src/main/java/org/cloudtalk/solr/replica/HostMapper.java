@@ -170,9 +170,10 @@ public final class HostMapper {
             if (equals <= 0) {
                 throw new ConfigException(key, value, "expected node-or-host=ip entries separated by commas");
             }
-            entries.put(
-                    entry.substring(0, equals).trim(),
-                    entry.substring(equals + 1).trim());
+            String name = entry.substring(0, equals).trim();
+            if (entries.put(name, entry.substring(equals + 1).trim()) != null) {
+                throw new ConfigException(key, value, name + " is mapped twice");
+            }
         }
         return validated(key, entries);
     }

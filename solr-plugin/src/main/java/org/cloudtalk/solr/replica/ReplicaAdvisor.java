@@ -218,6 +218,13 @@ public final class ReplicaAdvisor implements AutoCloseable {
                 Throwable failure = null;
                 try {
                     Map<String, String> bindings = source.bindings(query.text(), config.queryTimeout());
+                    if (!query.variables().containsAll(bindings.keySet())) {
+                        // An answer to another query, or a server gone wrong: none of it can be trusted.
+                        throw new HintSource.HintException(
+                                Fallback.UNAVAILABLE,
+                                "the answer binds variables the query does not have: " + bindings.keySet(),
+                                null);
+                    }
                     byShard = new HashMap<>();
                     for (int i = 0; i < query.shards().size(); i++) {
                         String ip = bindings.get(ReplicaQuery.variableOf(i));

@@ -7,8 +7,10 @@ import static org.cloudtalk.lang.build.QueryBuilder.rateOf;
 import static org.cloudtalk.lang.build.QueryBuilder.variable;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.cloudtalk.lang.build.QueryBuilder;
 
 /**
@@ -22,7 +24,7 @@ record ReplicaQuery(String text, List<String> shards) {
         QueryBuilder builder = new QueryBuilder();
         List<String> shards = new ArrayList<>();
         for (Map.Entry<String, List<String>> pool : key.pools().entrySet()) {
-            String name = "s" + shards.size();
+            String name = variableOf(shards.size());
             shards.add(pool.getKey());
             builder.sharedVariables(List.of(name), pool.getValue());
             String response = "f" + shards.size();
@@ -40,5 +42,14 @@ record ReplicaQuery(String text, List<String> shards) {
     /** The variable CloudTalk binds for the shard at {@code index}. */
     static String variableOf(int index) {
         return "s" + index;
+    }
+
+    /** Every variable of the query, one per shard. */
+    Set<String> variables() {
+        Set<String> variables = new HashSet<>();
+        for (int i = 0; i < shards.size(); i++) {
+            variables.add(variableOf(i));
+        }
+        return variables;
     }
 }

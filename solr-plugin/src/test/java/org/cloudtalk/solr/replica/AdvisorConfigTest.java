@@ -26,6 +26,23 @@ class AdvisorConfigTest {
         assertThat(config.threads()).isEqualTo(2);
     }
 
+    /** Every key set to a blank value takes its default, text keys as numbers do. */
+    @Test
+    void blankValuesTakeTheirDefaults() {
+        AdvisorConfig config = AdvisorConfig.from(
+                Map.of(AdvisorConfig.SERVER, " ", AdvisorConfig.EVALUATOR, "", AdvisorConfig.DEADLINE_MS, " "));
+        assertThat(config.server()).isEqualTo(URI.create("http://127.0.0.1:7480"));
+        assertThat(config.evaluator()).isEqualTo(EvaluatorName.REFINED);
+        assertThat(config.deadline()).isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
+    void aNodeMappedTwiceIsRefused() {
+        assertThatThrownBy(() -> AdvisorConfig.from(Map.of(AdvisorConfig.HOST_MAP, "node1=10.0.0.1,node1=10.0.0.2")))
+                .hasMessage(
+                        "Invalid value node1=10.0.0.1,node1=10.0.0.2 for cloudtalk.host.map: node1 is mapped twice");
+    }
+
     @Test
     void badValuesSayWhichKeyAndWhy() {
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of("cloudtalk.deadline.ms", "soon")))

@@ -288,6 +288,17 @@ class ReplicaAdvisorTest {
         }
     }
 
+    /** An answer binding a variable the query does not have answers another query: none of it is used. */
+    @Test
+    void anAnswerWithVariablesTheQueryDoesNotHaveIsRefused() {
+        ScriptedSource source = new ScriptedSource(Map.of("s0", "10.0.0.2", "s1", "10.0.0.1", "zz9", "10.0.0.3"));
+        try (ReplicaAdvisor advisor = new ReplicaAdvisor(config(), source, metrics)) {
+            Advice advice = advisor.advise(AGG, SHARDS);
+            assertThat(advice.fallback()).contains(Fallback.UNAVAILABLE);
+            assertThat(advice.preferredNodes()).isEmpty();
+        }
+    }
+
     @Test
     void anAnswerMissingAShardIsRefused() {
         ScriptedSource source = new ScriptedSource(Map.of("s0", "10.0.0.2"));
