@@ -121,36 +121,25 @@ class HintSettingsTest {
                 .hasMessage(message);
     }
 
-    @Test
-    void aMisspeltKeyIsRefusedByEveryPluginThatReadsTheSiteFile() {
+    /**
+     * A misspelt key, or one in the wrong case (Hadoop's keys are case-sensitive, so it would be ignored), is refused
+     * as unknown by every plugin that reads the site file.
+     */
+    @ParameterizedTest
+    @CsvSource({"cloudtalk.hdfs.write.evaluatr, refined", "CloudTalk.deadline.ms, abc"})
+    void anUnknownKeyIsRefusedByEveryPluginThatReadsTheSiteFile(String key, String value) {
         Configuration conf = new Configuration(false);
-        conf.set("cloudtalk.hdfs.write.evaluatr", "refined");
+        conf.set(key, value);
         for (ThrowingCallable plugin : List.<ThrowingCallable>of(
                 () -> HdfsHintSettings.from(conf),
                 () -> YarnHintSettings.from(conf),
                 () -> MapHintSettings.from(conf))) {
             assertThatThrownBy(plugin)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("Invalid value refined for cloudtalk.hdfs.write.evaluatr: unknown key (the"
-                            + " Hadoop plugins know cloudtalk.backoff.ms, cloudtalk.client.threads,")
+                    .hasMessageStartingWith("Invalid value " + value + " for " + key + ": unknown key (the Hadoop"
+                            + " plugins know cloudtalk.backoff.ms, cloudtalk.client.threads,")
                     .hasMessageContaining("cloudtalk.hdfs.write.evaluator, ")
                     .hasMessageContaining("cloudtalk.yarn.stale.ms)");
-        }
-    }
-
-    /** Hadoop's keys are case-sensitive: a key in the wrong case would be ignored, so it is refused as unknown. */
-    @Test
-    void aKeyInTheWrongCaseIsRefusedAsUnknown() {
-        Configuration conf = new Configuration(false);
-        conf.set("CloudTalk.deadline.ms", "abc");
-        for (ThrowingCallable plugin : List.<ThrowingCallable>of(
-                () -> HdfsHintSettings.from(conf),
-                () -> YarnHintSettings.from(conf),
-                () -> MapHintSettings.from(conf))) {
-            assertThatThrownBy(plugin)
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("Invalid value abc for CloudTalk.deadline.ms: unknown key (the Hadoop"
-                            + " plugins know cloudtalk.backoff.ms,");
         }
     }
 }
