@@ -53,6 +53,7 @@ struct FlowSpec {
   Ptr<Socket> socket;
   uint64_t sent = 0;
   bool sending = false;
+  bool handshakeSettled = false;
 };
 
 std::vector<FlowSpec> flows;
@@ -62,13 +63,16 @@ uint64_t drops = 0;
 size_t finished = 0;
 // Connections are opened before the flows start, as between servers that keep them open (web search's aggregators
 // and index servers do): a flow's start is its first data byte, not a SYN that an incast could drop. The warm-up
-// ends once every handshake has settled and 100 ms of quiet have passed, however long the paths' round trips; times
-// are reported from its end.
+// ends 100 ms after the last connection opened, or, where a handshake is still in flight then (a long round trip),
+// 100 ms after the last one settled; times are reported from its end.
+const int64_t kQuietMs = 100;
+// A handshake that neither completes nor fails within this long (no route, say) no longer holds the flows back.
+const int64_t kMostHandshakeSeconds = 600;
 Time warmUp;
 size_t handshakes = 0;  // connections to open (flows between two nodes)
 size_t settled = 0;     // connections opened, or failed
 bool quietOver = false;
-bool begun = false;
+bool beginScheduled = false;
 
 [[noreturn]] void Fail(size_t line, const std::string& message) {
   std::cerr << "error: line " << line << ": " << message << std::endl;
@@ -126,7 +130,6 @@ void SendCallback(size_t index, Ptr<Socket>, uint32_t) { SendMore(index); }
 
 // Starts the flows that wait for no other: the warm-up is over.
 void Begin() {
-  begun = true;
   warmUp = Simulator::Now();
   for (size_t i = 0; i < flows.size(); i++) {
     if (flows[i].after.empty()) {
@@ -136,28 +139,45 @@ void Begin() {
   Simulator::Stop(Seconds(kHorizonSeconds));
 }
 
-void MaybeBegin() {
-  if (!begun && quietOver && settled == handshakes) {
-    Begin();
+void ScheduleBegin(Time after) {
+  if (!beginScheduled) {
+    beginScheduled = true;
+    Simulator::Schedule(after, &Begin);
   }
 }
 
+// The quiet after the last connection opened is over: begin now if every handshake has settled, else once the last
+// settles (Settle), and at the latest when a handshake has had its time.
 void QuietOver() {
   quietOver = true;
-  MaybeBegin();
+  if (settled == handshakes) {
+    ScheduleBegin(Seconds(0));
+  } else {
+    Simulator::Schedule(Seconds(kMostHandshakeSeconds), &ScheduleBegin, Seconds(0));
+  }
+}
+
+// Each connection settles once: opened, refused, reset or failed. A flow whose connection did not open never finishes,
+// which the output reports.
+void Settle(size_t index) {
+  FlowSpec& flow = flows[index];
+  if (flow.handshakeSettled) {
+    return;
+  }
+  flow.handshakeSettled = true;
+  if (++settled == handshakes && quietOver) {
+    ScheduleBegin(MilliSeconds(kQuietMs));
+  }
 }
 
 void Connected(size_t index, Ptr<Socket>) {
-  settled++;
-  MaybeBegin();
+  Settle(index);
   SendMore(index);
 }
 
-// A connection that fails leaves its flow unfinished, which the output reports.
-void ConnectionFailed(size_t, Ptr<Socket>) {
-  settled++;
-  MaybeBegin();
-}
+void ConnectionFailed(size_t index, Ptr<Socket>) { Settle(index); }
+
+void Closed(size_t index, Ptr<Socket>) { Settle(index); }  // a reset before the handshake completed
 
 void Connect(size_t index) {
   FlowSpec& flow = flows[index];
@@ -165,7 +185,10 @@ void Connect(size_t index) {
   flow.socket->Bind();
   flow.socket->SetConnectCallback(MakeBoundCallback(&Connected, index), MakeBoundCallback(&ConnectionFailed, index));
   flow.socket->SetSendCallback(MakeBoundCallback(&SendCallback, index));
-  flow.socket->Connect(InetSocketAddress(hostAddress[flow.dst], kFirstPort + index));
+  flow.socket->SetCloseCallbacks(MakeBoundCallback(&Closed, index), MakeBoundCallback(&Closed, index));
+  if (flow.socket->Connect(InetSocketAddress(hostAddress[flow.dst], kFirstPort + index)) != 0) {
+    Settle(index);  // no route: no callback will come
+  }
 }
 
 void StartFlow(size_t index) {
@@ -345,9 +368,8 @@ int main() {
       flows[before].dependents.push_back(i);
     }
   }
-  Simulator::Schedule(MicroSeconds(20 * flows.size()) + MilliSeconds(100), &QuietOver);
-  // No stop before Begin: the handshakes settle in finite simulated time (a failing one gives up after its SYN
-  // retries), and Begin sets the horizon from its own time.
+  Simulator::Schedule(MicroSeconds(20 * flows.size()) + MilliSeconds(kQuietMs), &QuietOver);
+  // No stop before Begin, which comes at the latest kMostHandshakeSeconds after the quiet and sets the horizon.
   Simulator::Run();
   std::cout.precision(9);
   for (const FlowSpec& flow : flows) {

@@ -53,7 +53,8 @@ public final class HostsFile {
             }
             Integer first = lineOf.putIfAbsent(host, i + 1);
             if (first != null) {
-                // Two forms of one address (10.0.0.1, ::ffff:10.0.0.1) too: a server listed twice would send twice.
+                // Two forms of one address (10.0.0.1, ::ffff:10.0.0.1) too: a slip in the list (a server would send
+                // twice).
                 throw new HostsFileException(at + "the same host as line " + first);
             }
             hosts.add(host);

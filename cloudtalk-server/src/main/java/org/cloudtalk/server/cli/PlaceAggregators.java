@@ -352,7 +352,11 @@ public final class PlaceAggregators implements Callable<Integer> {
     private List<Address> commandLineCandidates() {
         List<Address> hosts = new ArrayList<>();
         for (String host : candidates.hosts) {
-            hosts.add(address(host.strip(), "--candidates"));
+            Address address = address(host.strip(), "--candidates");
+            if (hosts.contains(address)) { // as in a candidates file: a host listed twice is a slip in the list
+                throw usage("Invalid value " + host.strip() + " for --candidates: the same host is listed twice");
+            }
+            hosts.add(address);
         }
         return hosts;
     }

@@ -1,6 +1,8 @@
 package org.cloudtalk.server.topology;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -53,6 +55,15 @@ public final class TopologyParser {
     public static Topology read(Path file) throws TopologyException {
         try {
             return parse(TextFile.read(file));
+        } catch (FileSystemException e) {
+            // Its message is the path alone, or the path and the reason: say the reason, or what kind of failure it
+            // was.
+            String reason = e.getReason() != null
+                    ? e.getReason()
+                    : e instanceof NoSuchFileException
+                            ? "no such file"
+                            : e.getClass().getSimpleName();
+            throw new TopologyException("cannot read " + file + " (" + reason + ")");
         } catch (IOException e) {
             throw new TopologyException("cannot read " + file + " (" + e.getMessage() + ")");
         } catch (TextFile.BadTextException e) {

@@ -197,6 +197,7 @@ class PlaceAggregatorsTest {
                 "10.0.0.9");
         Run simulatorIsADirectory = run(concat(
                 common, "--candidates", "10.0.0.12", "--frontend", "10.0.0.9", "--simulator", notAProgram.toString()));
+        Run twiceInline = run(concat(common, "--candidates", "10.0.0.12,::ffff:10.0.0.12", "--frontend", "10.0.0.9"));
         Run aThousandAggregators = run(concat(
                 common,
                 "--candidates",
@@ -219,6 +220,9 @@ class PlaceAggregatorsTest {
         assertThat(badTopology.exit()).isEqualTo(2);
         assertThat(badTopology.err()).contains("huge-buffer.topo: line 1: invalid buffer '4194305KB': at most 1GB");
         assertThat(simulatorIsADirectory.exit()).isEqualTo(4);
+        assertThat(twiceInline.exit()).isEqualTo(64);
+        assertThat(twiceInline.err())
+                .contains("Invalid value ::ffff:10.0.0.12 for --candidates: the same host is listed twice");
         // Refused before any query text is built (a million of them had run the tool out of memory).
         assertThat(aThousandAggregators.exit()).isEqualTo(64);
         assertThat(aThousandAggregators.err())
@@ -229,6 +233,7 @@ class PlaceAggregatorsTest {
                                 notUtf8,
                                 badTopology,
                                 simulatorIsADirectory,
+                                twiceInline,
                                 aThousandAggregators)
                         .map(Run::err))
                 .noneMatch(err -> err.contains("Exception") || err.contains("\tat "));

@@ -210,6 +210,6 @@ class TopologyParserTest {
     void aMissingFileIsAClearError() {
         assertThatThrownBy(() -> TopologyParser.read(Path.of("no-such.topo")))
                 .isInstanceOf(TopologyException.class)
-                .hasMessageStartingWith("cannot read no-such.topo");
+                .hasMessage("cannot read no-such.topo (no such file)");
     }
 }

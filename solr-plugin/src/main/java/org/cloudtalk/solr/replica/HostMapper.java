@@ -171,8 +171,10 @@ public final class HostMapper {
                 throw new ConfigException(key, value, "expected node-or-host=ip entries separated by commas");
             }
             String name = entry.substring(0, equals).trim();
-            if (entries.put(name, entry.substring(equals + 1).trim()) != null) {
-                throw new ConfigException(key, value, name + " is mapped twice");
+            String ip = entry.substring(equals + 1).trim();
+            String earlier = entries.put(name, ip);
+            if (earlier != null && !earlier.equals(ip)) {
+                throw new ConfigException(key, value, name + " is mapped to " + earlier + " and to " + ip);
             }
         }
         return validated(key, entries);

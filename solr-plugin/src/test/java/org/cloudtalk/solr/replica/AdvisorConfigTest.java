@@ -37,10 +37,13 @@ class AdvisorConfigTest {
     }
 
     @Test
-    void aNodeMappedTwiceIsRefused() {
+    void aNodeMappedToTwoAddressesIsRefused() {
         assertThatThrownBy(() -> AdvisorConfig.from(Map.of(AdvisorConfig.HOST_MAP, "node1=10.0.0.1,node1=10.0.0.2")))
-                .hasMessage(
-                        "Invalid value node1=10.0.0.1,node1=10.0.0.2 for cloudtalk.host.map: node1 is mapped twice");
+                .hasMessage("Invalid value node1=10.0.0.1,node1=10.0.0.2 for cloudtalk.host.map: node1 is mapped to"
+                        + " 10.0.0.1 and to 10.0.0.2");
+        assertThat(AdvisorConfig.from(Map.of(AdvisorConfig.HOST_MAP, "node1=10.0.0.1,node1=10.0.0.1"))
+                        .hostMap())
+                .isEqualTo(Map.of("node1", "10.0.0.1"));
     }
 
     @Test

@@ -674,9 +674,13 @@ public final class FlowEstimator {
                     Expression bound = plan.attribute(f, Attribute.TRANSFER);
                     if (bound != null) {
                         // Below its bound and gaining on it, or held above it while the bound grows towards it.
-                        double gap = evaluate(bound) - transferred[f];
+                        double allowed = evaluate(bound);
+                        double gap = allowed - transferred[f];
                         double closing = rate[f] - growth(bound);
-                        if (Math.abs(gap) > EPSILON && Math.abs(closing) > EPSILON && gap * closing > 0) {
+                        // The tolerance cap() treats as at the bound: rounding noise is no event.
+                        if (Math.abs(gap) > EPSILON * Math.max(1, Math.abs(allowed))
+                                && Math.abs(closing) > EPSILON
+                                && gap * closing > 0) {
                             step = Math.min(step, gap / closing);
                         }
                     }

@@ -140,13 +140,15 @@ public final class HeuristicEvaluator implements Evaluator {
         for (QueryModel.Variable variable : order) {
             Pool pool = pools.computeIfAbsent(variable.candidates(), candidates -> new Pool(candidates, state));
             Roles roles = new Roles(query, variable, pool);
+            // As greedy choice lists no disk where it may not go: a variable fed by disk, say, never takes it.
+            boolean diskPossible = query.admits(variable.name(), QueryModel.DISK, unbound -> null);
             double inverseWeight = 1 / weight;
             Integer[] positions = new Integer[pool.candidates.size()];
             double[] score = new double[positions.length];
             for (int i = 0; i < positions.length; i++) {
                 positions[i] = i;
                 score[i] = pool.disk[i] ? MAX : score(pool.loads[i], i, roles, inverseWeight);
-                if (scores != null) {
+                if (scores != null && (diskPossible || !pool.disk[i])) {
                     scores.computeIfAbsent(variable.name(), unused -> new LinkedHashMap<>())
                             .put(pool.candidates.get(i), score[i]);
                 }

@@ -107,7 +107,11 @@ public final class PacketSimulator {
             return parse(new String(results, StandardCharsets.US_ASCII).lines().toList());
         } finally {
             if (process != null) {
-                process.destroyForcibly();
+                if (process.isAlive()) {
+                    // A wrapper script as the simulator (packet.simulator) would leave its children running.
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                }
             }
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);

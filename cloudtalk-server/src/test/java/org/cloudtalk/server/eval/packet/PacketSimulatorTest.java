@@ -145,6 +145,35 @@ class PacketSimulatorTest {
                 .hasMessage(chatty + " wrote more than 16 MB of results, not a packet simulator?");
     }
 
+    /** A wrapper script as the simulator: past the budget its children are killed with it, not left running. */
+    @Test
+    void aHelperPastItsBudgetIsKilledWithItsChildren(@org.junit.jupiter.api.io.TempDir Path temp) throws Exception {
+        Path wrapper = temp.resolve("wrapper-sim");
+        Path pidFile = temp.resolve("child.pid");
+        java.nio.file.Files.writeString(
+                wrapper, "#!/bin/sh\nsleep 30 &\necho $! > " + pidFile + "\ncat >/dev/null\nwait\n");
+        assertThat(wrapper.toFile().setExecutable(true)).isTrue();
+
+        assertThatThrownBy(() -> new PacketSimulator(wrapper).run(incast(2, 1000), Duration.ofSeconds(2)))
+                .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        long child = Long.parseLong(java.nio.file.Files.readString(pidFile).strip());
+        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (running(child) && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertThat(running(child)).as("the wrapper's child %d", child).isFalse();
+    }
+
+    /** Whether a process runs: a killed child that no one has reaped yet (a zombie) does not. */
+    private static boolean running(long pid) throws IOException {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
+        }
+    }
+
     @Test
     void unexpectedOutputIsAnError() {
         assertThatThrownBy(() -> PacketSimulator.parse(List.of("flow a 0", "drops 0")))
