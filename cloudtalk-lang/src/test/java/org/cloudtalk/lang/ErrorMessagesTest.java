@@ -12,6 +12,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Invalid input → the exact errors, with code, position and message. */
 class ErrorMessagesTest {
+    /** Ten flows, each sized by the one before; the last takes 2G from a 1G size. */
+    private static final String CHAIN_BACK = "f1 10.0.0.1 -> 10.0.0.2 size 1G\n"
+            + java.util.stream.IntStream.rangeClosed(2, 9)
+                    .mapToObj(i -> "f" + i + " 10.0.0.1 -> 10.0.0.3 size sz(f" + (i - 1) + ")\n")
+                    .collect(java.util.stream.Collectors.joining())
+            + "f10 10.0.0.1 -> 10.0.0.4 size sz(f9) - 2G";
+    /** Twelve flows, each sized by the one after; the first takes 2G from a 1G size. */
+    private static final String CHAIN_FORWARD = "f1 10.0.0.1 -> 10.0.0.4 size sz(f2) - 2G\n"
+            + java.util.stream.IntStream.rangeClosed(2, 11)
+                    .mapToObj(i -> "f" + i + " 10.0.0.1 -> 10.0.0.3 size sz(f" + (i + 1) + ")\n")
+                    .collect(java.util.stream.Collectors.joining())
+            + "f12 10.0.0.1 -> 10.0.0.3 size 1G";
+
     private static final String AB = "A = (10.0.0.1 10.0.0.2)\n";
 
     static Stream<Arguments> invalidQueries() {
@@ -273,6 +286,23 @@ class ErrorMessagesTest {
                         "f1 10.0.0.1 -> 10.0.0.3 size 1G\nf2 10.0.0.1 -> 10.0.0.5 size sz(f1) / (sz(1) - 1G)",
                         ErrorCode.INVALID_VALUE,
                         "line 2:30: size of flow f2 is not a finite number (division by zero?)"),
+                // A constant part that is not finite, in a value that refers to the flows or inside a finite whole.
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1G\nf2 10.0.0.1 -> 10.0.0.3 size 1G transfer t(f1) * (0 / 0)",
+                        ErrorCode.INVALID_VALUE,
+                        "line 2:51: transfer of flow f2 has a constant part that is not a finite number (division by"
+                                + " zero, or too large?)"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 / (1 / 0)",
+                        ErrorCode.INVALID_VALUE,
+                        "line 1:35: size of flow f1 has a constant part that is not a finite number (division by"
+                                + " zero, or too large?)"),
+                // Sizes are followed through chains of references of any length, in either direction.
+                error(CHAIN_BACK, ErrorCode.INVALID_VALUE, "line 10:31: size of flow f10 is negative (-1.073741824E9)"),
+                error(
+                        CHAIN_FORWARD,
+                        ErrorCode.INVALID_VALUE,
+                        "line 1:30: size of flow f1 is negative (-1.073741824E9)"),
                 // Limits
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size " + "(".repeat(40) + "1" + ")".repeat(40),

@@ -27,6 +27,20 @@ class LargeQueryTest {
         assertThat(QueryPrinter.print(query)).hasLineCount(flows + 1);
     }
 
+    /**
+     * A run of hex digits without a colon at the size limit: the lexer tried it as an IPv6 address from every token in
+     * it, minutes of lexing (quadratic: 128K characters took 14 s); a linear lexer takes well under a second.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLongRunOfHexDigitsLexesInLinearTime() {
+        String run = "1a".repeat(500_000);
+        QueryException exception = catchThrowableOfType(
+                QueryException.class, () -> new QueryParser().parse("A = (10.0.0.1)\nA -> 10.0.0.2 size " + run));
+        assertThat(exception.errors()).first().satisfies(error -> assertThat(error.toString())
+                .startsWith("line 2:22: "));
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void longCycleIsFoundWithoutRecursion() {

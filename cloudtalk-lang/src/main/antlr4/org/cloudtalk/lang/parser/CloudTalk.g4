@@ -74,8 +74,10 @@ SLASH    : '/';
 
 // Dotted quads of any part count lex as one token so that "10.0.1" gets "invalid IPv4 address", not a puzzle.
 DOTTED   : DIGIT+ '.' DIGIT+ ('.' DIGIT+)+;
-// Anything with two or more colons is an IPv6 candidate; AddressLiteral checks it.
-IPV6     : HEX* ':' HEX* ':' (HEX | ':' | '.')*;
+// Anything with two or more colons is an IPv6 candidate; AddressLiteral checks it. Its first group is bounded (groups
+// have 4 digits; up to 8 still lex as an address, so that AddressLiteral names the long group): with HEX* there, a
+// run of hex digits without a colon ("1a1a1a...") was rescanned from every token in it, quadratic in its length.
+IPV6     : HEX_GROUP ':' HEX* ':' (HEX | ':' | '.')*;
 // The unit suffix is checked by Unit, which names the unknown suffix in its error. An exponent (1e3, 1.5E-2) lexes
 // into the number too, so that it is refused as one rather than as a stray digit after the unit 'e'.
 NUMBER   : DIGIT+ ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? [a-zA-Z]*;
@@ -90,3 +92,4 @@ UNRECOGNIZED : .;
 
 fragment DIGIT : [0-9];
 fragment HEX   : [0-9a-fA-F];
+fragment HEX_GROUP : HEX? HEX? HEX? HEX? HEX? HEX? HEX? HEX?;

@@ -2,8 +2,10 @@ package org.cloudtalk.lang.validate;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +58,7 @@ public final class QueryValidator {
                     "the query is empty: declare variables with their candidates and describe the flows");
         }
         validator.checkDeclarations();
+        validator.learnStaticValues();
         validator.checkFlows();
         DependencyCheck.check(query, validator.flows, validator.errors);
         validator.errors.sort(
@@ -129,10 +132,9 @@ public final class QueryValidator {
         if (end.isEmpty()) {
             return;
         }
-        Optional<Double> endsAt = staticValue(end.get(), 0);
-        Optional<Double> startsAt = flow.attribute(Attribute.START)
-                .map(start -> staticValue(start, 0))
-                .orElse(Optional.of(0.0));
+        Optional<Double> endsAt = staticValue(end.get());
+        Optional<Double> startsAt =
+                flow.attribute(Attribute.START).map(this::staticValue).orElse(Optional.of(0.0));
         if (endsAt.isPresent() && startsAt.isPresent() && endsAt.get() < startsAt.get()) {
             error(
                     ErrorCode.INVALID_VALUE,
@@ -181,6 +183,7 @@ public final class QueryValidator {
     }
 
     private void checkValue(Flow flow, Attribute attribute, Expression value) {
+        nonFinitePart = null;
         Value result = evaluate(flow, value);
         Dimension dimension = result.dimension();
         if (dimension != Dimension.NONE && dimension != Dimension.UNKNOWN && dimension != attribute.dimension()) {
@@ -204,7 +207,21 @@ public final class QueryValidator {
                         attribute.keyword() + " of flow " + flow.displayName() + " is negative (" + constant + ")");
             }
         });
+        boolean wholeNotFinite =
+                result.constant().filter(constant -> !Double.isFinite(constant)).isPresent();
+        if (nonFinitePart != null && !wholeNotFinite) {
+            // A constant part of a value that refers to the flows (t(f2) * (0 / 0)), or one a later step hides
+            // (1 / (1 / 0)): no run of the flows can give it a meaning.
+            error(
+                    ErrorCode.INVALID_VALUE,
+                    nonFinitePart,
+                    attribute.keyword() + " of flow " + flow.displayName()
+                            + " has a constant part that is not a finite number (division by zero, or too large?)");
+        }
     }
+
+    /** The first constant part of the value being checked that is not a finite number, though its parts are. */
+    private Span nonFinitePart;
 
     /** What the validator can tell statically about a value: its dimension and, without references, its number. */
     private record Value(Dimension dimension, Optional<Double> constant) {}
@@ -215,7 +232,8 @@ public final class QueryValidator {
         }
         if (expression instanceof Expression.Reference reference) {
             checkReference(reference);
-            return new Value(reference.attribute().dimension(), staticValue(reference, 0));
+            return new Value(
+                    reference.attribute().dimension(), staticValue(reference, 0).value());
         }
         Expression.Binary binary = (Expression.Binary) expression;
         Value left = evaluate(flow, binary.left());
@@ -225,48 +243,103 @@ public final class QueryValidator {
                         ? Optional.of(binary.operator()
                                 .apply(left.constant().get(), right.constant().get()))
                         : Optional.empty();
+        if (constant.isPresent()
+                && !Double.isFinite(constant.get())
+                && Double.isFinite(left.constant().get())
+                && Double.isFinite(right.constant().get())
+                && nonFinitePart == null) {
+            nonFinitePart = binary.span();
+        }
         return new Value(combine(binary, left.dimension(), right.dimension()), constant);
     }
 
-    /** How many references deep a size or start is followed to a number. */
+    /** How many references deep one computation follows a size or start to a number (known ones are remembered). */
     private static final int MAX_STATIC_REFERENCES = 8;
+
+    /**
+     * A size or start as far as it is known before the flows run: a number; or none, for values that depend on how
+     * the flows run (rates, transfers, ends, and what refers to them); or none yet, where a computation stopped at
+     * {@link #MAX_STATIC_REFERENCES} (a longer chain, or a cycle, which the dependency check reports).
+     */
+    private record Static(Optional<Double> value, boolean complete) {
+        static final Static DYNAMIC = new Static(Optional.empty(), true);
+        static final Static CUT = new Static(Optional.empty(), false);
+
+        static Static of(double number) {
+            return new Static(Optional.of(number), true);
+        }
+    }
+
+    /** Sizes and starts known so far, so that a chain of references is followed once, not from each of its flows. */
+    private final Map<Flow, Map<Attribute, Static>> staticValues = new IdentityHashMap<>();
+
+    /**
+     * Works out the flows' static sizes and starts from the last flow to the first: with {@link #checkFlows} going the
+     * other way, a chain of references in either direction is followed one step at a time, without deep recursion.
+     */
+    private void learnStaticValues() {
+        List<Flow> all = query.flows();
+        for (int i = all.size() - 1; i >= 0; i--) {
+            staticOf(all.get(i), Attribute.SIZE, 0);
+            staticOf(all.get(i), Attribute.START, 0);
+        }
+    }
 
     /**
      * What {@code sz(f)} or {@code st(f)} stands for when it does not depend on how the flows run: the flow's size or
      * start as a number (an absent start is 0, now), so that {@code size sz(f1) - 2G} is checked like a constant.
-     * Empty for rates, transfers and ends, and for values that refer to those.
      */
-    private Optional<Double> staticValue(Expression.Reference reference, int depth) {
+    private Static staticValue(Expression.Reference reference, int depth) {
         Attribute attribute = reference.attribute();
-        if ((attribute != Attribute.SIZE && attribute != Attribute.START) || depth >= MAX_STATIC_REFERENCES) {
-            // Deeper chains (and cycles, which the dependency check reports) are left to the evaluators, which take
-            // a size that comes out negative as zero: following them here would recurse as deep as the chain.
-            return Optional.empty();
+        if (attribute != Attribute.SIZE && attribute != Attribute.START) {
+            return Static.DYNAMIC;
         }
         Optional<Flow> target = flows.resolve(reference.flow());
-        if (target.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<Expression> value = target.get().attribute(attribute);
-        if (value.isEmpty()) {
-            return attribute == Attribute.START ? Optional.of(0.0) : Optional.empty();
-        }
-        return staticValue(value.get(), depth + 1);
+        return target.isEmpty() ? Static.DYNAMIC : staticOf(target.get(), attribute, depth);
     }
 
-    private Optional<Double> staticValue(Expression expression, int depth) {
+    private Static staticOf(Flow flow, Attribute attribute, int depth) {
+        Static known = staticValues.getOrDefault(flow, Map.of()).get(attribute);
+        if (known != null) {
+            return known;
+        }
+        if (depth >= MAX_STATIC_REFERENCES) {
+            return Static.CUT;
+        }
+        Optional<Expression> value = flow.attribute(attribute);
+        Static result = value.isPresent()
+                ? staticValue(value.get(), depth + 1)
+                : attribute == Attribute.START ? Static.of(0) : Static.DYNAMIC;
+        if (result.complete()) {
+            staticValues
+                    .computeIfAbsent(flow, unused -> new EnumMap<>(Attribute.class))
+                    .put(attribute, result);
+        }
+        return result;
+    }
+
+    private Optional<Double> staticValue(Expression expression) {
+        return staticValue(expression, 0).value();
+    }
+
+    private Static staticValue(Expression expression, int depth) {
         if (expression instanceof Expression.Number number) {
-            return Optional.of(number.value());
+            return Static.of(number.value());
         }
         if (expression instanceof Expression.Reference reference) {
             return staticValue(reference, depth);
         }
         Expression.Binary binary = (Expression.Binary) expression;
-        Optional<Double> left = staticValue(binary.left(), depth);
-        Optional<Double> right = staticValue(binary.right(), depth);
-        return left.isPresent() && right.isPresent()
-                ? Optional.of(binary.operator().apply(left.get(), right.get()))
-                : Optional.empty();
+        Static left = staticValue(binary.left(), depth);
+        Static right = staticValue(binary.right(), depth);
+        if (left.value().isPresent() && right.value().isPresent()) {
+            return Static.of(
+                    binary.operator().apply(left.value().get(), right.value().get()));
+        }
+        // Dynamic on either side makes the whole dynamic, however far the other side was followed.
+        boolean dynamic = left.complete() && left.value().isEmpty()
+                || right.complete() && right.value().isEmpty();
+        return dynamic ? Static.DYNAMIC : Static.CUT;
     }
 
     private Dimension combine(Expression.Binary binary, Dimension left, Dimension right) {
