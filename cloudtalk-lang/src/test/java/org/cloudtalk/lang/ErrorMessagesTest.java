@@ -45,6 +45,18 @@ class ErrorMessagesTest {
                         ErrorCode.SYNTAX_ERROR,
                         "line 1:32: unexpected character '$', expected one of "
                                 + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
+                // A character a terminal shows as nothing or a space is written as its code.
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size 1 \u200b",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:32: unexpected character '\\u200b', expected one of "
+                                + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
+                // A byte order mark before the query is none of it: positions count from after it.
+                error(
+                        "\ufefff1 10.0.0.1 -> 10.0.0.2 size 1 $",
+                        ErrorCode.SYNTAX_ERROR,
+                        "line 1:32: unexpected character '$', expected one of "
+                                + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size 1 f2 10.0.0.1 -> 10.0.0.2",
                         ErrorCode.SYNTAX_ERROR,
@@ -116,10 +128,15 @@ class ErrorMessagesTest {
                         "f1 10.0.0.1 -> 10.0.0.2 size 1 rate 2 size 2",
                         ErrorCode.DUPLICATE_ATTRIBUTE,
                         "line 1:39: size is given twice (first at line 1:25)"),
+                // A position no query can have is an unknown flow, like one past the query's flows.
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size r(0)",
-                        ErrorCode.INVALID_NUMBER,
-                        "line 1:32: '0' is not a flow: use a flow's name or its position (1, 2, ...)"),
+                        ErrorCode.UNKNOWN_FLOW,
+                        "line 1:32: unknown flow in r(0): positions start at 1"),
+                error(
+                        "f1 10.0.0.1 -> 10.0.0.2 size t(1000000000)",
+                        ErrorCode.UNKNOWN_FLOW,
+                        "line 1:32: unknown flow in t(1000000000): no query has that many flows"),
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size r(1.5)",
                         ErrorCode.INVALID_NUMBER,

@@ -82,6 +82,39 @@ class QueryBuilderTest {
         assertThat(QueryPrinter.print(bytes((1L << 30) + 1))).isEqualTo("1073741825");
     }
 
+    /**
+     * At the nesting limit, with a reference at the bottom (whose own parenthesis the parser counts too): whatever the
+     * builder accepts, the parser takes; the rest the builder refuses.
+     */
+    @Test
+    void theBuilderAndTheParserAgreeAtTheNestingLimit() {
+        int accepted = 0;
+        int refused = 0;
+        for (int depth = 28; depth <= 36; depth++) {
+            org.cloudtalk.lang.ast.Expression value = QueryBuilder.sizeOf("f1");
+            for (int i = 0; i < depth; i++) {
+                value = QueryBuilder.binary(
+                        org.cloudtalk.lang.ast.Operator.SUBTRACT, QueryBuilder.bytes(1L << 40), value);
+            }
+            QueryBuilder builder = new QueryBuilder();
+            builder.flow("f1", host("10.0.0.2"), host("10.0.0.1")).size(bytes(1));
+            builder.flow("f2", host("10.0.0.2"), host("10.0.0.3")).size(value);
+            QueryException atBuild = catchThrowableOfType(QueryException.class, builder::toText);
+            if (atBuild != null) {
+                assertThat(atBuild.errors().get(0).code()).isEqualTo(ErrorCode.NESTING_TOO_DEEP);
+                refused++;
+            } else {
+                String text = builder.toText();
+                assertThat(catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(text)))
+                        .as("nested %d deep", depth)
+                        .isNull();
+                accepted++;
+            }
+        }
+        assertThat(accepted).isPositive();
+        assertThat(refused).isPositive();
+    }
+
     /** A built value the parser would refuse is refused at build, and one nested deeper than a stack never recurses. */
     @Test
     void builtValuesKeepToTheParsersLimits() {

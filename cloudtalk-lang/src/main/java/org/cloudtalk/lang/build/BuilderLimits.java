@@ -43,7 +43,8 @@ final class BuilderLimits {
     /** How deep the printed value nests its parentheses (operators bounded above: recursion is safe here). */
     private static int parentheses(Expression value, int parentPrecedence, boolean right) {
         if (!(value instanceof Expression.Binary binary)) {
-            return 0;
+            // The parser counts every '(': a reference's own, sz(f1), is one more level where it sits.
+            return value instanceof Expression.Reference ? 1 : 0;
         }
         int precedence = binary.operator().precedence();
         // As QueryPrinter: the right operand of an equal precedence needs them too (left-associative operators).

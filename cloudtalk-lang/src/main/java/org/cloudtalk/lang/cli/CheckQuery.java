@@ -26,6 +26,8 @@ public final class CheckQuery {
     static final int QUERY_ERROR = 2;
     static final int USAGE = 64;
     static final int NO_INPUT = 66;
+    /** A defect of ours (EX_SOFTWARE), as the other launchers say it: one line, no stack trace. */
+    static final int INTERNAL = 70;
 
     private static final String USAGE_TEXT = "usage: ctquery --check [--json] [FILE|-]";
 
@@ -91,6 +93,9 @@ public final class CheckQuery {
                 out.println(QueryJson.toJson(e.errors()));
             }
             return QUERY_ERROR;
+        } catch (RuntimeException e) {
+            err.println("ctquery: internal error (a defect of ctquery; please report it with the query): " + e);
+            return INTERNAL;
         }
     }
 }

@@ -165,21 +165,30 @@ final class AstBuilder {
                         ErrorCode.UNKNOWN_FUNCTION,
                         QueryParser.span(context.function),
                         "unknown function '" + function + "', expected st, e, sz, r or t"));
-        return new Expression.Reference(attribute, flowSelector(context.target), span(context));
+        return new Expression.Reference(attribute, flowSelector(function, context.target), span(context));
     }
 
-    private static FlowSelector flowSelector(CloudTalkParser.FlowTargetContext context) {
+    private static FlowSelector flowSelector(String function, CloudTalkParser.FlowTargetContext context) {
         if (context instanceof CloudTalkParser.FlowByNameContext byName) {
             return new FlowSelector.ByName(byName.IDENT().getText(), span(context));
         }
         String text = context.getText();
-        if (!text.chars().allMatch(Character::isDigit) || text.length() > 9 || Integer.parseInt(text) < 1) {
+        if (!text.chars().allMatch(c -> c >= '0' && c <= '9')) {
             throw new QueryException(
                     ErrorCode.INVALID_NUMBER,
                     span(context),
                     "'" + text + "' is not a flow: use a flow's name or its position (1, 2, ...)");
         }
-        return new FlowSelector.ByPosition(Integer.parseInt(text), span(context));
+        // A position no query can have is an unknown flow, as one past this query's flows is.
+        String digits = text.replaceFirst("^0+(?=.)", "");
+        if (digits.equals("0") || digits.length() > 9) {
+            throw new QueryException(
+                    ErrorCode.UNKNOWN_FLOW,
+                    span(context),
+                    "unknown flow in " + function + "(" + text + "): "
+                            + (digits.equals("0") ? "positions start at 1" : "no query has that many flows"));
+        }
+        return new FlowSelector.ByPosition(Integer.parseInt(digits), span(context));
     }
 
     private static Identifier identifier(Token token) {

@@ -44,6 +44,11 @@ public final class QueryParser {
     /** Parses without semantic validation: the AST of any syntactically valid text. */
     public Query parseSyntax(String text) {
         requireNonNull(text, "text is null");
+        if (text.startsWith("\uFEFF")) {
+            // A byte order mark, as some editors write before UTF-8 text: not part of the query, and invisible in the
+            // editor, so positions count from the character after it.
+            text = text.substring(1);
+        }
         if (text.length() > limits.maxQueryChars()) {
             throw new QueryException(
                     ErrorCode.INPUT_TOO_LARGE,

@@ -130,12 +130,22 @@ final class SyntaxErrorListener extends BaseErrorListener {
         String shown = text.length() > MAX_QUOTED_LENGTH ? text.substring(0, MAX_QUOTED_LENGTH) + "..." : text;
         StringBuilder quoted = new StringBuilder("'");
         shown.codePoints().forEach(c -> {
-            if (c < 0x20 || c == 0x7f) {
+            if (c < 0x20 || c == 0x7f || invisible(c)) {
                 quoted.append(String.format("\\u%04x", c));
             } else {
                 quoted.appendCodePoint(c);
             }
         });
         return quoted.append('\'').toString();
+    }
+
+    /** A character a message would show as nothing or as a space: a zero-width space, a no-break space, U+FEFF. */
+    private static boolean invisible(int c) {
+        int type = Character.getType(c);
+        return c > 0x7f
+                && (Character.isSpaceChar(c)
+                        || Character.isWhitespace(c)
+                        || type == Character.FORMAT
+                        || type == Character.CONTROL);
     }
 }
