@@ -26,6 +26,7 @@ import org.cloudtalk.server.query.QueryService;
 import org.cloudtalk.server.query.Reservations;
 import org.cloudtalk.server.query.Warmup;
 import org.cloudtalk.server.status.CapacityOnlyStatusSource;
+import org.cloudtalk.server.status.CountedStatusSource;
 import org.cloudtalk.server.status.Locator;
 import org.cloudtalk.server.status.SameHostLocator;
 import org.cloudtalk.server.status.StaticMapLocator;
@@ -97,9 +98,10 @@ public final class CloudTalkServer implements AutoCloseable {
             staticStatus = new CapacityOnlyStatusSource(dynamicStatus);
         }
         Reservations reservations = new Reservations(config.reservationHold(), config.reservationFade());
+        ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         QueryService service = new QueryService(
-                dynamicStatus,
-                staticStatus,
+                new CountedStatusSource(dynamicStatus, metrics::gathered),
+                new CountedStatusSource(staticStatus, metrics::gathered),
                 config.gatherWait(),
                 config.limits(),
                 config.sampling(),
@@ -117,7 +119,6 @@ public final class CloudTalkServer implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
-        ServerMetrics metrics = new ServerMetrics(reservations::size, dynamicStatus::rejected, dynamicStatus::stale);
         Admission admission = new Admission(config.limits(), config.workersPerTenant());
         ApiHandler handler = new ApiHandler(service, admission, workers, metrics, config.defaultTimeout());
         HttpApiServer api = null;

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real server asking a daemon that signs its replies with another key: the answer says which statuses were
- * missing, and /metrics counts the rejected datagrams and the query answered without them.
+ * missing, and /metrics counts the rejected datagrams, the query answered without them, and the statuses asked for
+ * every query, answered or timed out.
  */
 class StatusReportingTest {
     private static final byte[] KEY = "status-reporting-test-key-0123456789".getBytes(StandardCharsets.US_ASCII);
@@ -58,27 +59,47 @@ class StatusReportingTest {
                     "200")))) {
                 String base = "http://127.0.0.1:" + server.localAddress().getPort();
                 HttpClient client = HttpClient.newHttpClient();
-                HttpResponse<String> answer = client.send(
-                        HttpRequest.newBuilder(URI.create(base + "/v1/query"))
-                                .POST(HttpRequest.BodyPublishers.ofString("A = (10.9.0.1 10.9.0.2)\nf1 A -> disk"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> answer = query(client, base + "/v1/query");
                 assertThat(answer.statusCode()).isEqualTo(200);
                 assertThat(answer.body()).contains("\"asked\":2,\"answered\":0").contains("\"missing\":2");
-                String metrics = client.send(
-                                HttpRequest.newBuilder(URI.create(base + "/metrics"))
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString())
-                        .body();
+                String metrics = metrics(client, base);
                 assertThat(metrics)
                         .contains("cloudtalk_status_rejected_total 1\n")
                         .contains("cloudtalk_status_missing_queries_total 1\n")
-                        .contains("cloudtalk_status_stale_total 0\n");
+                        .contains("cloudtalk_status_stale_total 0\n")
+                        .contains("cloudtalk_status_requested_total 2\n");
+
+                // A query that times out while its statuses are gathered asked the daemons all the same: counted.
+                HttpResponse<String> late = query(client, base + "/v1/query?timeoutMs=100");
+                assertThat(late.statusCode()).isEqualTo(503);
+                long until = System.nanoTime() + 5_000_000_000L;
+                do {
+                    metrics = metrics(client, base);
+                } while (!metrics.contains("cloudtalk_status_requested_total 4\n") && System.nanoTime() < until);
+                assertThat(metrics)
+                        .contains("cloudtalk_status_requested_total 4\n")
+                        .contains("cloudtalk_status_timeouts_total 4\n")
+                        .contains("cloudtalk_status_missing_queries_total 1\n");
             } finally {
                 daemon.close();
                 impostor.join(5_000);
             }
         }
+    }
+
+    private static HttpResponse<String> query(HttpClient client, String uri) throws Exception {
+        return client.send(
+                HttpRequest.newBuilder(URI.create(uri))
+                        .POST(HttpRequest.BodyPublishers.ofString("A = (10.9.0.1 10.9.0.2)\nf1 A -> disk"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String metrics(HttpClient client, String base) throws Exception {
+        return client.send(
+                        HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** Decodes requests with the deployment's key, answers them signed with another. */

@@ -286,9 +286,12 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
     }
 
+    /** The connection closes with it: a keep-alive client would otherwise send its next request into the close. */
     private static Outcome stopping() {
         return new Outcome(
-                Responses.error(ApiError.UNAVAILABLE, "the server is stopping"), "unavailable", Optional.empty());
+                Responses.closing(Responses.error(ApiError.UNAVAILABLE, "the server is stopping")),
+                "unavailable",
+                Optional.empty());
     }
 
     private static Outcome timedOut(QueryService.Options options) {
@@ -302,7 +305,8 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     /** Counts the outcome that was sent; returns its response. */
     private FullHttpResponse count(Outcome outcome, long start) {
         outcome.answer().ifPresent(answer -> {
-            metrics.status(answer.statusAsked(), answer.statusAnswered(), answer.statusReused(), answer.sampled());
+            // The gather itself is counted as it happens (CountedStatusSource), answered or not.
+            metrics.answered(answer.statusAnswered() < answer.statusAsked(), answer.sampled());
             if (answer.reservationFallback()) {
                 metrics.reservationFallback();
             }
@@ -419,12 +423,7 @@ public final class ApiHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     private static void respond(ChannelHandlerContext ctx, FullHttpRequest request, FullHttpResponse response) {
-        ctx.writeAndFlush(withConnection(response, HttpUtil.isKeepAlive(request)));
-    }
-
-    private static FullHttpResponse withConnection(FullHttpResponse response, boolean keepAlive) {
-        HttpUtil.setKeepAlive(response, keepAlive);
-        return response;
+        ctx.writeAndFlush(Responses.withConnection(response, HttpUtil.isKeepAlive(request)));
     }
 
     @Override

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,7 +57,6 @@ final class OnceReply {
 
     /** Writes the claimed response; the pipeline's {@link PipelinedRequests} orders it and closes when due. */
     void write(FullHttpResponse response) {
-        HttpUtil.setKeepAlive(response, keepAlive);
-        ctx.writeAndFlush(response);
+        ctx.writeAndFlush(Responses.withConnection(response, keepAlive));
     }
 }

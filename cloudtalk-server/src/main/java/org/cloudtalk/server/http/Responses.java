@@ -80,6 +80,15 @@ final class Responses {
         return response;
     }
 
+    /**
+     * {@code response}'s connection kept alive if the request's may be and the response was not made {@link #closing}:
+     * its {@code Connection: close} then tells the client the connection ends with it.
+     */
+    static FullHttpResponse withConnection(FullHttpResponse response, boolean requestKeepAlive) {
+        HttpUtil.setKeepAlive(response, requestKeepAlive && HttpUtil.isKeepAlive(response));
+        return response;
+    }
+
     /** The response as bytes, for writing ahead of the HTTP codec (before a request was decoded). */
     static ByteBuf encoded(FullHttpResponse response) {
         EmbeddedChannel encoder = new EmbeddedChannel(new HttpResponseEncoder());

@@ -106,11 +106,16 @@ public final class ServerMetrics {
         fallbacks.increment();
     }
 
-    public void status(int asked, int answered, int reused, boolean wasSampled) {
+    /** One gather of statuses, for a query that was answered or not. */
+    public void gathered(int asked, int answered, int reused) {
         statusAsked.add(asked);
         statusAnswered.add(answered);
         statusReused.add(reused);
-        if (answered < asked) {
+    }
+
+    /** An answered query: whether some host's status was missing from its gather, and whether it was sampled. */
+    public void answered(boolean statusMissing, boolean wasSampled) {
+        if (statusMissing) {
             missingStatus.increment();
         }
         if (wasSampled) {
@@ -186,7 +191,8 @@ public final class ServerMetrics {
         counter(
                 out,
                 "cloudtalk_status_rejected_total",
-                "Status datagrams dropped: not authentic, or not an answer to a pending request from the daemon asked.",
+                "Status datagrams dropped: not authentic, or not an answer to a pending request from the daemon asked"
+                        + " (a reply that came after its gather ended, say).",
                 rejectedReplies.getAsLong());
         counter(
                 out,

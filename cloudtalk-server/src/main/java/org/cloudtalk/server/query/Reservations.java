@@ -70,22 +70,25 @@ public final class Reservations {
         }
 
         /**
-         * The state with the reserved load counted ({@link ReservedLoad#addTo}, at {@code weight}), on hosts without
-         * status too; hosts in {@code literal} are named by the query itself and keep their measured load.
+         * The state with the reserved load counted ({@link ReservedLoad#addTo}) on hosts without status too: at
+         * {@code weight} in the heuristic's view, at its rate in the flow estimators' (which take measured use as it
+         * is, not weighed). Hosts in {@code literal} are named by the query itself and keep their measured load.
          */
         public ClusterState applyTo(ClusterState state, Set<String> literal, double weight) {
             if (loads.isEmpty()) {
                 return state;
             }
-            Map<String, HostLoad> adjusted = new HashMap<>(state.hosts());
+            Map<String, HostLoad> scored = new HashMap<>(state.hosts());
+            Map<String, HostLoad> estimated = new HashMap<>(state.estimated());
             loads.forEach((host, load) -> {
                 if (!literal.contains(host)) {
                     // A host without status counts as heavily loaded; unreserved, it would win every answer once the
                     // hosts with status were reserved past their capacity.
-                    adjusted.put(host, load.addTo(state.load(host), weight));
+                    scored.put(host, load.addTo(state.load(host), weight));
+                    estimated.put(host, load.addTo(state.estimatedLoad(host), 1));
                 }
             });
-            return new ClusterState(adjusted);
+            return new ClusterState(scored, estimated);
         }
     }
 

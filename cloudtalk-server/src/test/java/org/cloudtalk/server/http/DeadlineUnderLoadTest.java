@@ -239,7 +239,8 @@ class DeadlineUnderLoadTest {
 
     /**
      * A server that stops answers every query it has: those queued for a worker and those running (the estimator stops
-     * at its next check once interrupted) get 503 UNAVAILABLE, none a connection closed without an answer.
+     * at its next check once interrupted) get 503 UNAVAILABLE with {@code Connection: close}, none a connection closed
+     * without an answer.
      */
     @Test
     void aStoppingServerAnswersEveryQueryItHas503() throws Exception {
@@ -252,7 +253,8 @@ class DeadlineUnderLoadTest {
             List<Future<Reply>> replies = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 String tenant = "127.0.0." + (2 + i % 4);
-                replies.add(clients.submit(() -> post(stoppingPort, tenant, "evaluator=flow&timeoutMs=30000", heavy)));
+                replies.add(clients.submit(
+                        () -> post(stoppingPort, tenant, "evaluator=flow&timeoutMs=30000", heavy, true)));
             }
             Thread.sleep(700); // four running (one estimating, three waiting for its permit), four queued
             long start = System.nanoTime();
@@ -264,14 +266,19 @@ class DeadlineUnderLoadTest {
                 assertThat(stopped.status()).as(stopped.body()).isEqualTo(503);
                 assertThat(stopped.body())
                         .isEqualTo("{\"code\":\"UNAVAILABLE\",\"message\":\"the server is stopping\"}");
+                // A keep-alive client learns that the connection ends, rather than sending into the close.
+                assertThat(stopped.closes()).isTrue();
             }
         } finally {
             clients.shutdownNow();
         }
     }
 
-    /** A response: status, body, and the time from sending the request to reading the whole response. */
-    record Reply(int status, String body, long millis) {}
+    /**
+     * A response: status, body, the time from sending the request to reading the whole response, and whether it said
+     * {@code Connection: close}.
+     */
+    record Reply(int status, String body, long millis, boolean closes) {}
 
     /** One POST /v1/query from the given local address, on a connection of its own. */
     static Reply post(String from, String parameters, String query) throws IOException {
@@ -279,6 +286,12 @@ class DeadlineUnderLoadTest {
     }
 
     static Reply post(int serverPort, String from, String parameters, String query) throws IOException {
+        return post(serverPort, from, parameters, query, false);
+    }
+
+    /** @param keepAlive whether the request leaves its connection open (else it asks to close it) */
+    static Reply post(int serverPort, String from, String parameters, String query, boolean keepAlive)
+            throws IOException {
         try (Socket socket = new Socket("127.0.0.1", serverPort, InetAddress.getByName(from), 0)) {
             socket.setSoTimeout(30_000);
             // One write, without Nagle: a body written after the head waited for the server's delayed ACK (40 ms on
@@ -286,7 +299,7 @@ class DeadlineUnderLoadTest {
             socket.setTcpNoDelay(true);
             int length = query.getBytes(StandardCharsets.UTF_8).length;
             byte[] request = ("POST /v1/query?" + parameters + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + length
-                            + "\r\nConnection: close\r\n\r\n" + query)
+                            + (keepAlive ? "" : "\r\nConnection: close") + "\r\n\r\n" + query)
                     .getBytes(StandardCharsets.UTF_8);
             long start = System.nanoTime();
             socket.getOutputStream().write(request);
@@ -295,7 +308,8 @@ class DeadlineUnderLoadTest {
             int answerLength = Integer.parseInt(head.replaceAll("(?si).*\r\ncontent-length: *(\\d+).*", "$1"));
             String responseBody = new String(in.readNBytes(answerLength), StandardCharsets.UTF_8);
             long millis = (System.nanoTime() - start) / 1_000_000;
-            return new Reply(Integer.parseInt(head.substring(9, 12)), responseBody, millis);
+            boolean closes = head.toLowerCase(java.util.Locale.ROOT).contains("\r\nconnection: close\r\n");
+            return new Reply(Integer.parseInt(head.substring(9, 12)), responseBody, millis, closes);
         }
     }
 

@@ -66,6 +66,31 @@ class ReservationsTest {
         assertThat(reservations.size()).isZero();
     }
 
+    /**
+     * A reservation counts W times in the heuristic's view (whose score weighs use by 1/W) and once in the flow
+     * estimators' (which take use as it is): 400 Mbit/s reserved of 1 Gbit/s leaves a 1 GiB flow 600 Mbit/s, not 200.
+     */
+    @Test
+    void theFlowEstimatorsSeeAReservationAtItsRateAndTheHeuristicWeighsIt() {
+        Reservations reservations = reservations(500, 1000);
+        double gigabit = 125e6;
+        reserve(reservations, "10.0.0.1", new ReservedLoad(50e6, 0, 0, 0));
+        org.cloudtalk.server.state.HostLoad idle =
+                new org.cloudtalk.server.state.HostLoad(gigabit, 0, gigabit, 0, 200e6, 0, 200e6, 0);
+        org.cloudtalk.server.state.ClusterState state = reservations
+                .snapshot(Set.of("10.0.0.1"))
+                .applyTo(new org.cloudtalk.server.state.ClusterState(Map.of("10.0.0.1", idle)), Set.of(), 2);
+
+        assertThat(state.load("10.0.0.1").rxUse()).isEqualTo(100e6);
+        assertThat(state.estimatedLoad("10.0.0.1").rxUse()).isEqualTo(50e6);
+        org.cloudtalk.server.eval.QueryModel query = new org.cloudtalk.server.eval.QueryModel(
+                new org.cloudtalk.lang.parser.QueryParser().parse("f1 0.0.0.0 -> 10.0.0.1 size 1G"));
+        double seconds = new org.cloudtalk.server.eval.flow.FlowEstimator()
+                .estimate(query, new org.cloudtalk.server.eval.Binding(Map.of()), state)
+                .completionSeconds();
+        assertThat(seconds).isCloseTo((1L << 30) / 75e6, within(1e-6));
+    }
+
     /** A status file may give capacities near the largest double: reservations at them stay finite as they add up. */
     @Test
     void reservationsAtTheLargestRatesStayFiniteAsTheyAddUpAndExpire() {

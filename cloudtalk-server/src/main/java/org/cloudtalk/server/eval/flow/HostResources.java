@@ -61,7 +61,7 @@ public final class HostResources {
         if (host.equals(QueryModel.DISK)) {
             return FlowEstimator.LOCAL_RATE;
         }
-        HostLoad load = state.load(host);
+        HostLoad load = state.estimatedLoad(host);
         return switch (kind) {
             case TX -> load.txAvailable();
             case RX -> load.rxAvailable();
