@@ -243,7 +243,10 @@ public final class QueryService {
         deadline.check();
         Duration left = deadline.remaining();
         Set<Address> hosts = hosts(query);
-        StatusSource.Gathered gathered = source.gather(hosts, left.compareTo(gatherWait) < 0 ? left : gatherWait);
+        // At most half the time left: a daemon that does not answer must leave the query time to be answered (its host
+        // counting as heavily loaded), not time it out at its deadline.
+        Duration half = left.dividedBy(2);
+        StatusSource.Gathered gathered = source.gather(hosts, half.compareTo(gatherWait) < 0 ? half : gatherWait);
         deadline.check();
         Set<String> literal = literal(query);
         // Evaluation keys hosts by their canonical text (what Address.text() gives), as bindings and reservations do.
