@@ -2,12 +2,12 @@ package org.cloudtalk.server.query;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Permits to evaluate, one per spare processor, granted round robin over the tenants waiting for one. The server has
+ * Permits to evaluate, one per spare processor, granted round robin over the tenants waiting for one, a tenant that
+ * starts waiting going before those already served. The server has
  * many workers because gathering status waits on the network; evaluation only computes, and more of it at once than
  * there are processors would only slice the processors finer, starving the event loop that must send the answers
  * (and the 503s at their deadlines) of its share. First come, first served would let one tenant with many long
@@ -18,8 +18,12 @@ import java.util.Map;
  */
 public final class ProcessorPermits {
     private int free;
-    /** Tenants with waiters, in the order they are served next; each tenant's waiters in arrival order. */
-    private final Map<String, ArrayDeque<Waiter>> waiting = new LinkedHashMap<>();
+    /** Each waiting tenant's waiters, in arrival order. */
+    private final Map<String, ArrayDeque<Waiter>> waiting = new HashMap<>();
+    /** Tenants that started waiting since they were last served: first in turn, in arrival order. */
+    private final ArrayDeque<String> fresh = new ArrayDeque<>();
+    /** Tenants served and still waiting with more: round robin, after the fresh ones. */
+    private final ArrayDeque<String> round = new ArrayDeque<>();
 
     private static final class Waiter {
         boolean granted;
@@ -43,7 +47,13 @@ public final class ProcessorPermits {
             return true;
         }
         Waiter waiter = new Waiter();
-        waiting.computeIfAbsent(tenant, unused -> new ArrayDeque<>()).addLast(waiter);
+        waiting.computeIfAbsent(tenant, unused -> {
+                    // A tenant not waiting yet goes before those already served: it waits for the evaluations running,
+                    // not for one more of a tenant that has many queued.
+                    fresh.addLast(tenant);
+                    return new ArrayDeque<>();
+                })
+                .addLast(waiter);
         long end = System.nanoTime() + wait.toNanos();
         try {
             for (long left = wait.toNanos(); !waiter.granted && left > 0; left = end - System.nanoTime()) {
@@ -66,17 +76,17 @@ public final class ProcessorPermits {
 
     /** Hands the permit to the next tenant in turn, or frees it. */
     public synchronized void release() {
-        Iterator<Map.Entry<String, ArrayDeque<Waiter>>> tenants =
-                waiting.entrySet().iterator();
-        if (!tenants.hasNext()) {
+        String next = !fresh.isEmpty() ? fresh.pollFirst() : round.pollFirst();
+        if (next == null) {
             free++;
             return;
         }
-        Map.Entry<String, ArrayDeque<Waiter>> next = tenants.next();
-        tenants.remove();
-        next.getValue().pollFirst().granted = true;
-        if (!next.getValue().isEmpty()) {
-            waiting.put(next.getKey(), next.getValue()); // to the back of the round
+        ArrayDeque<Waiter> queue = waiting.get(next);
+        queue.pollFirst().granted = true;
+        if (queue.isEmpty()) {
+            waiting.remove(next);
+        } else {
+            round.addLast(next); // to the back of the round
         }
         notifyAll();
     }
@@ -85,6 +95,9 @@ public final class ProcessorPermits {
         ArrayDeque<Waiter> queue = waiting.get(tenant);
         if (queue != null && queue.remove(waiter) && queue.isEmpty()) {
             waiting.remove(tenant);
+            if (!fresh.remove(tenant)) {
+                round.remove(tenant);
+            }
         }
     }
 }

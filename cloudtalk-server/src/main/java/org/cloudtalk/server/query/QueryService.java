@@ -258,6 +258,7 @@ public final class QueryService {
             ClusterState state = held.applyTo(gathered.state(), literal, HeuristicEvaluator.DEFAULT_WEIGHT);
             Evaluation evaluation;
             Map<String, Map<String, Double>> scores;
+            long evaluationStart = System.nanoTime();
             try {
                 evaluation = evaluate(evaluator, options, shuffled, state, deadline);
                 scores = options.explain() ? explanation(query, shuffled, state, deadline) : Map.of();
@@ -272,7 +273,9 @@ public final class QueryService {
             Map<String, ReservedLoad> load =
                     ReservedLoad.forAnswer(shuffled, evaluation.binding(), gathered.state(), reservations.sizeSpread());
             boolean reserved = reservations.reserve(load, held, false);
-            boolean forced = !reserved && attempt == RESERVATION_ATTEMPTS && reservations.reserve(load, held, true);
+            boolean forced = !reserved
+                    && lastAttempt(attempt, deadline.remaining().toNanos(), System.nanoTime() - evaluationStart)
+                    && reservations.reserve(load, held, true);
             if (reserved || forced) {
                 return new Answer(
                         evaluation.binding(),
@@ -289,6 +292,15 @@ public final class QueryService {
                         evaluation.cut());
             }
         }
+    }
+
+    /**
+     * Whether an answer whose hosts racing queries reserved meanwhile is reserved as it is rather than evaluated again:
+     * after {@link #RESERVATION_ATTEMPTS}, or when another evaluation as long as this one would likely not end before
+     * the deadline (an expensive query re-evaluated under contention timed out instead of answering).
+     */
+    static boolean lastAttempt(int attempt, long remainingNanos, long evaluationNanos) {
+        return attempt >= RESERVATION_ATTEMPTS || remainingNanos < 2 * evaluationNanos;
     }
 
     /** Evaluates, holding a processor permit (waiting counts against the deadline) where the evaluator needs one. */

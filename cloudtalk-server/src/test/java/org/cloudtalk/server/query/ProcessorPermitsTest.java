@@ -56,6 +56,37 @@ class ProcessorPermitsTest {
         assertThat(permits.acquire("later", Duration.ZERO)).isTrue();
     }
 
+    /**
+     * A tenant that starts waiting while another's queued evaluations are being served in turn waits for the one
+     * running, not for one more of the other's: it goes before tenants already served.
+     */
+    @Test
+    void aTenantThatStartsWaitingGoesBeforeOneAlreadyServed() throws Exception {
+        assertThat(permits.acquire("flood", Duration.ZERO)).isTrue();
+        CountDownLatch firstDone = new CountDownLatch(1);
+        CountDownLatch restDone = new CountDownLatch(1);
+        Thread first = waiter("flood", "flood-1", firstDone);
+        awaitWaiting(first);
+        Thread second = waiter("flood", "flood-2", restDone);
+        awaitWaiting(second);
+        permits.release(); // the running flood evaluation ends: flood-1 runs, flood-2 waits its turn
+        while (granted.isEmpty()) {
+            Thread.sleep(1);
+        }
+        Thread other = waiter("other", "other-1", restDone);
+        awaitWaiting(other);
+        firstDone.countDown(); // flood-1 ends
+        while (granted.size() < 2) {
+            Thread.sleep(1);
+        }
+        assertThat(granted).containsExactly("flood-1", "other-1");
+        restDone.countDown();
+        for (Thread thread : List.of(first, second, other)) {
+            thread.join(10_000);
+        }
+        assertThat(granted).containsExactly("flood-1", "other-1", "flood-2");
+    }
+
     @Test
     void aWaiterThatTimesOutLeavesNoTraceAndThePermitGoesToTheNext() throws Exception {
         assertThat(permits.acquire("holder", Duration.ZERO)).isTrue();

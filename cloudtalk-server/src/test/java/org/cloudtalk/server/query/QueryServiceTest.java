@@ -63,6 +63,21 @@ class QueryServiceTest {
         return new QueryService.Options("tenant-a", kind, false, Duration.ofSeconds(5), false);
     }
 
+    /**
+     * An answer whose hosts a racing query reserved is evaluated again only while time allows another evaluation as
+     * long as the last one (with room to spare), and at most 16 times; otherwise it is reserved as it is.
+     */
+    @Test
+    void anAnswerRacedForIsEvaluatedAgainOnlyWhileTimeAllows() {
+        long ms = 1_000_000L;
+        assertThat(QueryService.lastAttempt(1, 1_000 * ms, 10 * ms)).isFalse();
+        assertThat(QueryService.lastAttempt(15, 1_000 * ms, 10 * ms)).isFalse();
+        assertThat(QueryService.lastAttempt(16, 1_000 * ms, 10 * ms)).isTrue();
+        // 300 ms evaluations with 500 ms left: another would likely end past the deadline, a 503 instead of an answer.
+        assertThat(QueryService.lastAttempt(1, 500 * ms, 300 * ms)).isTrue();
+        assertThat(QueryService.lastAttempt(1, 700 * ms, 300 * ms)).isFalse();
+    }
+
     @Test
     void answersWithTheBindingAndTheEstimate() throws Exception {
         hosts(3, 100 * MIB);
