@@ -18,6 +18,19 @@ class ErrorMessagesTest {
                     .mapToObj(i -> "f" + i + " 10.0.0.1 -> 10.0.0.3 size sz(f" + (i - 1) + ")\n")
                     .collect(java.util.stream.Collectors.joining())
             + "f10 10.0.0.1 -> 10.0.0.4 size sz(f9) - 2G";
+    /**
+     * Chains in both directions around the flow that goes negative (f12 = sz(f13) - 2G, f13..f30 each the next, f31 =
+     * sz(f1), f1..f10 each the next, f11 = 1G): its size is known however the chain winds.
+     */
+    private static final String CHAIN_WINDING = java.util.stream.IntStream.rangeClosed(1, 31)
+            .mapToObj(i -> "f" + i + " 10.0.0.1 -> 10.0.0.3 size "
+                    + switch (i) {
+                        case 11 -> "1G";
+                        case 12 -> "sz(f13) - 2G";
+                        case 31 -> "sz(f1)";
+                        default -> "sz(f" + (i + 1) + ")";
+                    })
+            .collect(java.util.stream.Collectors.joining("\n"));
     /** Twelve flows, each sized by the one after; the first takes 2G from a 1G size. */
     private static final String CHAIN_FORWARD = "f1 10.0.0.1 -> 10.0.0.4 size sz(f2) - 2G\n"
             + java.util.stream.IntStream.rangeClosed(2, 11)
@@ -57,6 +70,12 @@ class ErrorMessagesTest {
                         ErrorCode.SYNTAX_ERROR,
                         "line 1:32: unexpected character '$', expected one of "
                                 + "'*', '+', '-', '/', ';', 'end', 'rate', 'start', 'transfer', end of input, end of line"),
+                // A first group too long to lex with the address would read as a flow's name: refused as the address.
+                error(
+                        "deadbeefcafe::1 -> 10.0.0.2 size 1M",
+                        ErrorCode.INVALID_ADDRESS,
+                        "line 1:1: invalid IPv6 address 'deadbeefcafe::1': group 'deadbeefcafe' is not 1 to 4 hex digits"
+                                + " (or, if it is a flow's name, put a space after it)"),
                 error(
                         "f1 10.0.0.1 -> 10.0.0.2 size 1 f2 10.0.0.1 -> 10.0.0.2",
                         ErrorCode.SYNTAX_ERROR,
@@ -316,6 +335,10 @@ class ErrorMessagesTest {
                                 + " zero, or too large?)"),
                 // Sizes are followed through chains of references of any length, in either direction.
                 error(CHAIN_BACK, ErrorCode.INVALID_VALUE, "line 10:31: size of flow f10 is negative (-1.073741824E9)"),
+                error(
+                        CHAIN_WINDING,
+                        ErrorCode.INVALID_VALUE,
+                        "line 12:31: size of flow f12 is negative (-1.073741824E9)"),
                 error(
                         CHAIN_FORWARD,
                         ErrorCode.INVALID_VALUE,

@@ -41,6 +41,29 @@ class LargeQueryTest {
                 .startsWith("line 2:22: "));
     }
 
+    /**
+     * Sizes that each refer to the one before many times over, and a pair that refer to each other as often: each
+     * size is worked out once (following every reference anew was exponential: 16 references over 10 flows, 16^8
+     * steps), and the pair's cycle is reported.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void sizesReferringToOthersManyTimesAreWorkedOutOnce() {
+        StringBuilder text = new StringBuilder("f1 10.0.0.1 -> 10.0.0.2 size 1M\n");
+        for (int i = 2; i <= 12; i++) {
+            String previous = "sz(f" + (i - 1) + ")";
+            text.append('f').append(i).append(" 10.0.0.1 -> 10.0.0.2 size ");
+            text.append(String.join(" + ", java.util.Collections.nCopies(16, previous)))
+                    .append('\n');
+        }
+        assertThat(new QueryParser().parse(text.toString()).flows()).hasSize(12);
+
+        String pair = "f1 10.0.0.1 -> 10.0.0.2 size " + String.join(" + ", java.util.Collections.nCopies(100, "sz(f2)"))
+                + "\nf2 10.0.0.1 -> 10.0.0.2 size " + String.join(" + ", java.util.Collections.nCopies(100, "sz(f1)"));
+        QueryException cycle = catchThrowableOfType(QueryException.class, () -> new QueryParser().parse(pair));
+        assertThat(cycle.errors()).extracting(QueryError::code).contains(ErrorCode.CYCLIC_DEPENDENCY);
+    }
+
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void longCycleIsFoundWithoutRecursion() {

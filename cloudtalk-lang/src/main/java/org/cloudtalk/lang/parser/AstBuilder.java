@@ -75,6 +75,16 @@ final class AstBuilder {
             }
             attributes.put(kind, expression(attribute.value));
         }
+        if (context.name != null && context.src.getStart().getStartIndex() == context.name.getStopIndex() + 1) {
+            // No space between them: an IPv6 address whose first group is too long to lex as one ("deadbeefcafe::1"
+            // reads as a flow named deadbeefcafe from ::1), not a name and an endpoint.
+            String text = context.name.getText() + context.src.getText();
+            throw new QueryException(
+                    ErrorCode.INVALID_ADDRESS,
+                    QueryParser.span(context.name),
+                    "invalid IPv6 address '" + text + "': group '" + context.name.getText()
+                            + "' is not 1 to 4 hex digits (or, if it is a flow's name, put a space after it)");
+        }
         Optional<Identifier> name = Optional.ofNullable(context.name).map(AstBuilder::identifier);
         return new Flow(position, name, endpoint(context.src), endpoint(context.dst), attributes, span(context));
     }

@@ -37,6 +37,9 @@ public final class QueryText {
         CoderResult result = decoder.decode(in, out, true);
         if (result.isError()) {
             out.flip();
+            if (out.length() > 0 && out.charAt(0) == '\uFEFF') {
+                out.get(); // a byte order mark before the query: not a column of it, as the parser skips it
+            }
             throw new QueryException(
                     ErrorCode.SYNTAX_ERROR,
                     position(out),

@@ -131,7 +131,8 @@ final class SyntaxErrorListener extends BaseErrorListener {
         StringBuilder quoted = new StringBuilder("'");
         shown.codePoints().forEach(c -> {
             if (c < 0x20 || c == 0x7f || invisible(c)) {
-                quoted.append(String.format("\\u%04x", c));
+                // Beyond U+FFFF a \\u escape would read as four digits and a character: written U+XXXXX instead.
+                quoted.append(c <= 0xFFFF ? String.format("\\u%04x", c) : String.format("U+%X", c));
             } else {
                 quoted.appendCodePoint(c);
             }

@@ -1,7 +1,9 @@
 package org.cloudtalk.lang.validate;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -232,8 +234,7 @@ public final class QueryValidator {
         }
         if (expression instanceof Expression.Reference reference) {
             checkReference(reference);
-            return new Value(
-                    reference.attribute().dimension(), staticValue(reference, 0).value());
+            return new Value(reference.attribute().dimension(), staticValue(reference));
         }
         Expression.Binary binary = (Expression.Binary) expression;
         Value left = evaluate(flow, binary.left());
@@ -253,93 +254,110 @@ public final class QueryValidator {
         return new Value(combine(binary, left.dimension(), right.dimension()), constant);
     }
 
-    /** How many references deep one computation follows a size or start to a number (known ones are remembered). */
-    private static final int MAX_STATIC_REFERENCES = 8;
+    /**
+     * Each flow's size and start where they are known before the flows run (a number), else empty: values that refer
+     * to rates, transfers or ends, to unknown flows, or (through any chain) to themselves. Absent starts are 0.
+     */
+    private final Map<Flow, Map<Attribute, Optional<Double>>> staticValues = new IdentityHashMap<>();
+
+    private record Node(Flow flow, Attribute attribute) {}
 
     /**
-     * A size or start as far as it is known before the flows run: a number; or none, for values that depend on how
-     * the flows run (rates, transfers, ends, and what refers to them); or none yet, where a computation stopped at
-     * {@link #MAX_STATIC_REFERENCES} (a longer chain, or a cycle, which the dependency check reports).
+     * Works out every flow's static size and start once, in dependency order, with an explicit stack: linear in the
+     * query's text, however long or tangled its chains of references (recursion would follow them as deep as they go,
+     * and re-following shared ones is exponential).
      */
-    private record Static(Optional<Double> value, boolean complete) {
-        static final Static DYNAMIC = new Static(Optional.empty(), true);
-        static final Static CUT = new Static(Optional.empty(), false);
-
-        static Static of(double number) {
-            return new Static(Optional.of(number), true);
+    private void learnStaticValues() {
+        Set<Node> inProgress = new HashSet<>();
+        for (Flow flow : query.flows()) {
+            for (Attribute attribute : List.of(Attribute.SIZE, Attribute.START)) {
+                Deque<Node> stack = new ArrayDeque<>(List.of(new Node(flow, attribute)));
+                while (!stack.isEmpty()) {
+                    Node node = stack.peek();
+                    if (known(node) != null) {
+                        stack.pop();
+                        continue;
+                    }
+                    Optional<Expression> value = node.flow().attribute(node.attribute());
+                    boolean waiting = false;
+                    if (value.isPresent() && inProgress.add(node)) {
+                        // First visit: what it refers to is worked out first; a reference back to a node in progress
+                        // is a cycle, which leaves its value unknown (the dependency check reports it).
+                        for (Node needed : staticReferences(value.get())) {
+                            if (known(needed) == null && !inProgress.contains(needed)) {
+                                stack.push(needed);
+                                waiting = true;
+                            }
+                        }
+                    }
+                    if (!waiting) {
+                        stack.pop();
+                        inProgress.remove(node);
+                        Optional<Double> result = value.isPresent()
+                                ? staticValue(value.get())
+                                : node.attribute() == Attribute.START ? Optional.of(0.0) : Optional.empty();
+                        staticValues
+                                .computeIfAbsent(node.flow(), unused -> new EnumMap<>(Attribute.class))
+                                .put(node.attribute(), result);
+                    }
+                }
+            }
         }
     }
 
-    /** Sizes and starts known so far, so that a chain of references is followed once, not from each of its flows. */
-    private final Map<Flow, Map<Attribute, Static>> staticValues = new IdentityHashMap<>();
+    /** The static value learnt for a node, or null while it is not known yet. */
+    private Optional<Double> known(Node node) {
+        return staticValues.getOrDefault(node.flow(), Map.of()).get(node.attribute());
+    }
 
-    /**
-     * Works out the flows' static sizes and starts from the last flow to the first: with {@link #checkFlows} going the
-     * other way, a chain of references in either direction is followed one step at a time, without deep recursion.
-     */
-    private void learnStaticValues() {
-        List<Flow> all = query.flows();
-        for (int i = all.size() - 1; i >= 0; i--) {
-            staticOf(all.get(i), Attribute.SIZE, 0);
-            staticOf(all.get(i), Attribute.START, 0);
+    /** The sizes and starts of resolvable flows that {@code expression} refers to. */
+    private List<Node> staticReferences(Expression expression) {
+        List<Node> nodes = new ArrayList<>();
+        Deque<Expression> pending = new ArrayDeque<>(List.of(expression));
+        while (!pending.isEmpty()) {
+            Expression next = pending.pop();
+            if (next instanceof Expression.Reference reference
+                    && (reference.attribute() == Attribute.SIZE || reference.attribute() == Attribute.START)) {
+                flows.resolve(reference.flow()).ifPresent(flow -> nodes.add(new Node(flow, reference.attribute())));
+            } else if (next instanceof Expression.Binary binary) {
+                pending.push(binary.left());
+                pending.push(binary.right());
+            }
         }
+        return nodes;
     }
 
     /**
      * What {@code sz(f)} or {@code st(f)} stands for when it does not depend on how the flows run: the flow's size or
-     * start as a number (an absent start is 0, now), so that {@code size sz(f1) - 2G} is checked like a constant.
+     * start as a number, so that {@code size sz(f1) - 2G} is checked like a constant; empty otherwise.
      */
-    private Static staticValue(Expression.Reference reference, int depth) {
+    private Optional<Double> staticValue(Expression.Reference reference) {
         Attribute attribute = reference.attribute();
         if (attribute != Attribute.SIZE && attribute != Attribute.START) {
-            return Static.DYNAMIC;
+            return Optional.empty();
         }
         Optional<Flow> target = flows.resolve(reference.flow());
-        return target.isEmpty() ? Static.DYNAMIC : staticOf(target.get(), attribute, depth);
+        if (target.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Double> known = known(new Node(target.get(), attribute));
+        return known == null ? Optional.empty() : known; // null: in a cycle, still being worked out
     }
 
-    private Static staticOf(Flow flow, Attribute attribute, int depth) {
-        Static known = staticValues.getOrDefault(flow, Map.of()).get(attribute);
-        if (known != null) {
-            return known;
-        }
-        if (depth >= MAX_STATIC_REFERENCES) {
-            return Static.CUT;
-        }
-        Optional<Expression> value = flow.attribute(attribute);
-        Static result = value.isPresent()
-                ? staticValue(value.get(), depth + 1)
-                : attribute == Attribute.START ? Static.of(0) : Static.DYNAMIC;
-        if (result.complete()) {
-            staticValues
-                    .computeIfAbsent(flow, unused -> new EnumMap<>(Attribute.class))
-                    .put(attribute, result);
-        }
-        return result;
-    }
-
+    /** An expression's value from the static values learnt so far (its parts are bounded: no deep recursion). */
     private Optional<Double> staticValue(Expression expression) {
-        return staticValue(expression, 0).value();
-    }
-
-    private Static staticValue(Expression expression, int depth) {
         if (expression instanceof Expression.Number number) {
-            return Static.of(number.value());
+            return Optional.of(number.value());
         }
         if (expression instanceof Expression.Reference reference) {
-            return staticValue(reference, depth);
+            return staticValue(reference);
         }
         Expression.Binary binary = (Expression.Binary) expression;
-        Static left = staticValue(binary.left(), depth);
-        Static right = staticValue(binary.right(), depth);
-        if (left.value().isPresent() && right.value().isPresent()) {
-            return Static.of(
-                    binary.operator().apply(left.value().get(), right.value().get()));
-        }
-        // Dynamic on either side makes the whole dynamic, however far the other side was followed.
-        boolean dynamic = left.complete() && left.value().isEmpty()
-                || right.complete() && right.value().isEmpty();
-        return dynamic ? Static.DYNAMIC : Static.CUT;
+        Optional<Double> left = staticValue(binary.left());
+        Optional<Double> right = staticValue(binary.right());
+        return left.isPresent() && right.isPresent()
+                ? Optional.of(binary.operator().apply(left.get(), right.get()))
+                : Optional.empty();
     }
 
     private Dimension combine(Expression.Binary binary, Dimension left, Dimension right) {

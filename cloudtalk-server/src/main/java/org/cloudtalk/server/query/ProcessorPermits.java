@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Permits to evaluate, one per spare processor, granted round robin over the tenants waiting for one, a tenant that
- * starts waiting going before those already served. The server has
+ * starts waiting going before those already served (every other permit at most, so that none of them starves). The server has
  * many workers because gathering status waits on the network; evaluation only computes, and more of it at once than
  * there are processors would only slice the processors finer, starving the event loop that must send the answers
  * (and the 503s at their deadlines) of its share. First come, first served would let one tenant with many long
@@ -24,6 +24,11 @@ public final class ProcessorPermits {
     private final ArrayDeque<String> fresh = new ArrayDeque<>();
     /** Tenants served and still waiting with more: round robin, after the fresh ones. */
     private final ArrayDeque<String> round = new ArrayDeque<>();
+    /**
+     * Whether the last permit went to a fresh tenant ahead of tenants in the round: the next goes to the round, so
+     * that tenants asking one query at a time, fresh again each time, cannot starve a tenant with several queued.
+     */
+    private boolean freshWentAhead;
 
     private static final class Waiter {
         boolean granted;
@@ -76,7 +81,9 @@ public final class ProcessorPermits {
 
     /** Hands the permit to the next tenant in turn, or frees it. */
     public synchronized void release() {
-        String next = !fresh.isEmpty() ? fresh.pollFirst() : round.pollFirst();
+        boolean freshFirst = !fresh.isEmpty() && (round.isEmpty() || !freshWentAhead);
+        freshWentAhead = freshFirst && !round.isEmpty();
+        String next = freshFirst ? fresh.pollFirst() : round.pollFirst();
         if (next == null) {
             free++;
             return;

@@ -87,6 +87,37 @@ class ProcessorPermitsTest {
         assertThat(granted).containsExactly("flood-1", "other-1", "flood-2");
     }
 
+    /**
+     * Tenants asking one query at a time are fresh again each time they wait: they go ahead of a tenant with several
+     * queued at most every other permit, so it is served in between and never starves.
+     */
+    @Test
+    void freshTenantsGoAheadAtMostEveryOtherPermit() throws Exception {
+        assertThat(permits.acquire("queued", Duration.ZERO)).isTrue();
+        CountDownLatch firstDone = new CountDownLatch(1);
+        CountDownLatch none = new CountDownLatch(0);
+        List<Thread> threads = new java.util.ArrayList<>();
+        threads.add(waiter("queued", "queued-1", firstDone));
+        awaitWaiting(threads.get(0));
+        for (int i = 2; i <= 3; i++) {
+            threads.add(waiter("queued", "queued-" + i, none));
+            awaitWaiting(threads.get(threads.size() - 1));
+        }
+        permits.release(); // queued-1 runs; queued-2 and queued-3 wait in the round
+        while (granted.isEmpty()) {
+            Thread.sleep(1);
+        }
+        for (String tenant : List.of("a", "b")) {
+            threads.add(waiter(tenant, tenant + "-1", none));
+            awaitWaiting(threads.get(threads.size() - 1));
+        }
+        firstDone.countDown();
+        for (Thread thread : threads) {
+            thread.join(10_000);
+        }
+        assertThat(granted).containsExactly("queued-1", "a-1", "queued-2", "b-1", "queued-3");
+    }
+
     @Test
     void aWaiterThatTimesOutLeavesNoTraceAndThePermitGoesToTheNext() throws Exception {
         assertThat(permits.acquire("holder", Duration.ZERO)).isTrue();
