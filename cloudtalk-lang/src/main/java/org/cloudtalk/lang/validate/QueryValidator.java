@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -260,7 +261,30 @@ public final class QueryValidator {
      */
     private final Map<Flow, Map<Attribute, Optional<Double>>> staticValues = new IdentityHashMap<>();
 
+    /** A flow's size or start. Compared by the flow's identity where it matters: a record's hash walks the whole flow. */
     private record Node(Flow flow, Attribute attribute) {}
+
+    /** Nodes by the identity of their flows (the validator's flows are distinct objects). */
+    private static final class NodeSet {
+        private final Map<Flow, Set<Attribute>> byFlow = new IdentityHashMap<>();
+
+        boolean add(Node node) {
+            return byFlow.computeIfAbsent(node.flow(), unused -> EnumSet.noneOf(Attribute.class))
+                    .add(node.attribute());
+        }
+
+        boolean contains(Node node) {
+            Set<Attribute> attributes = byFlow.get(node.flow());
+            return attributes != null && attributes.contains(node.attribute());
+        }
+
+        void remove(Node node) {
+            Set<Attribute> attributes = byFlow.get(node.flow());
+            if (attributes != null) {
+                attributes.remove(node.attribute());
+            }
+        }
+    }
 
     /**
      * Works out every flow's static size and start once, in dependency order, with an explicit stack: linear in the
@@ -268,7 +292,7 @@ public final class QueryValidator {
      * and re-following shared ones is exponential).
      */
     private void learnStaticValues() {
-        Set<Node> inProgress = new HashSet<>();
+        NodeSet inProgress = new NodeSet();
         for (Flow flow : query.flows()) {
             for (Attribute attribute : List.of(Attribute.SIZE, Attribute.START)) {
                 Deque<Node> stack = new ArrayDeque<>(List.of(new Node(flow, attribute)));

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * Permits to evaluate, one per spare processor, granted round robin over the tenants waiting for one, a tenant that
- * starts waiting going before those already served (every other permit at most, so that none of them starves). The server has
- * many workers because gathering status waits on the network; evaluation only computes, and more of it at once than
+ * starts waiting going before those already served, at most every other permit (so tenants already served share at
+ * least half of the permits, and none of them starves). The server has many workers because gathering status waits
+ * on the network; evaluation only computes, and more of it at once than
  * there are processors would only slice the processors finer, starving the event loop that must send the answers
  * (and the 503s at their deadlines) of its share. First come, first served would let one tenant with many long
  * evaluations queued make every other tenant's wait as long as all of them; round robin makes it one of theirs.
@@ -51,6 +52,7 @@ public final class ProcessorPermits {
             free--;
             return true;
         }
+        long waitNanos = wait.toNanos(); // before queueing: an overflow must not leave a waiter behind
         Waiter waiter = new Waiter();
         waiting.computeIfAbsent(tenant, unused -> {
                     // A tenant not waiting yet goes before those already served: it waits for the evaluations running,
@@ -59,9 +61,9 @@ public final class ProcessorPermits {
                     return new ArrayDeque<>();
                 })
                 .addLast(waiter);
-        long end = System.nanoTime() + wait.toNanos();
+        long end = System.nanoTime() + waitNanos;
         try {
-            for (long left = wait.toNanos(); !waiter.granted && left > 0; left = end - System.nanoTime()) {
+            for (long left = waitNanos; !waiter.granted && left > 0; left = end - System.nanoTime()) {
                 long millis = left / 1_000_000;
                 wait(millis, (int) (left - millis * 1_000_000));
             }
