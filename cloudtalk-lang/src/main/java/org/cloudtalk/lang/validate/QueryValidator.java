@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -261,28 +260,19 @@ public final class QueryValidator {
      */
     private final Map<Flow, Map<Attribute, Optional<Double>>> staticValues = new IdentityHashMap<>();
 
-    /** A flow's size or start. Compared by the flow's identity where it matters: a record's hash walks the whole flow. */
-    private record Node(Flow flow, Attribute attribute) {}
-
-    /** Nodes by the identity of their flows (the validator's flows are distinct objects). */
-    private static final class NodeSet {
-        private final Map<Flow, Set<Attribute>> byFlow = new IdentityHashMap<>();
-
-        boolean add(Node node) {
-            return byFlow.computeIfAbsent(node.flow(), unused -> EnumSet.noneOf(Attribute.class))
-                    .add(node.attribute());
+    /**
+     * A flow's size or start, equal by the flow's identity: a record's own equality would walk the whole flow, its
+     * values included, at every lookup (the validator's flows are distinct objects).
+     */
+    private record Node(Flow flow, Attribute attribute) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Node node && node.flow == flow && node.attribute == attribute;
         }
 
-        boolean contains(Node node) {
-            Set<Attribute> attributes = byFlow.get(node.flow());
-            return attributes != null && attributes.contains(node.attribute());
-        }
-
-        void remove(Node node) {
-            Set<Attribute> attributes = byFlow.get(node.flow());
-            if (attributes != null) {
-                attributes.remove(node.attribute());
-            }
+        @Override
+        public int hashCode() {
+            return 31 * System.identityHashCode(flow) + attribute.hashCode();
         }
     }
 
@@ -292,7 +282,7 @@ public final class QueryValidator {
      * and re-following shared ones is exponential).
      */
     private void learnStaticValues() {
-        NodeSet inProgress = new NodeSet();
+        Set<Node> inProgress = new HashSet<>();
         for (Flow flow : query.flows()) {
             for (Attribute attribute : List.of(Attribute.SIZE, Attribute.START)) {
                 Deque<Node> stack = new ArrayDeque<>(List.of(new Node(flow, attribute)));
@@ -340,9 +330,8 @@ public final class QueryValidator {
         Deque<Expression> pending = new ArrayDeque<>(List.of(expression));
         while (!pending.isEmpty()) {
             Expression next = pending.pop();
-            if (next instanceof Expression.Reference reference
-                    && (reference.attribute() == Attribute.SIZE || reference.attribute() == Attribute.START)) {
-                flows.resolve(reference.flow()).ifPresent(flow -> nodes.add(new Node(flow, reference.attribute())));
+            if (next instanceof Expression.Reference reference) {
+                staticNode(reference).ifPresent(nodes::add);
             } else if (next instanceof Expression.Binary binary) {
                 pending.push(binary.left());
                 pending.push(binary.right());
@@ -356,16 +345,17 @@ public final class QueryValidator {
      * start as a number, so that {@code size sz(f1) - 2G} is checked like a constant; empty otherwise.
      */
     private Optional<Double> staticValue(Expression.Reference reference) {
+        Optional<Double> known = staticNode(reference).map(this::known).orElse(null);
+        return known == null ? Optional.empty() : known; // null: none, or in a cycle, still being worked out
+    }
+
+    /** The size or start a reference names, where it names one of an existing flow. */
+    private Optional<Node> staticNode(Expression.Reference reference) {
         Attribute attribute = reference.attribute();
         if (attribute != Attribute.SIZE && attribute != Attribute.START) {
             return Optional.empty();
         }
-        Optional<Flow> target = flows.resolve(reference.flow());
-        if (target.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<Double> known = known(new Node(target.get(), attribute));
-        return known == null ? Optional.empty() : known; // null: in a cycle, still being worked out
+        return flows.resolve(reference.flow()).map(flow -> new Node(flow, attribute));
     }
 
     /** An expression's value from the static values learnt so far (its parts are bounded: no deep recursion). */

@@ -1,6 +1,5 @@
 package org.cloudtalk.server.eval.heuristic;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.cloudtalk.server.deadline.Deadline;
 import org.cloudtalk.server.eval.CostLimitException;
 import org.cloudtalk.server.eval.QueryModel;
@@ -53,17 +53,7 @@ final class BindingSearch {
      * rule is what leaves the query without a binding.
      */
     boolean distinctValuesExist() {
-        Map<String, List<String>> values = new HashMap<>();
-        Map<String, String> holderOf = new HashMap<>();
-        for (int i = 0; i < order.size(); i++) {
-            QueryModel.Variable variable = order.get(i);
-            values.put(variable.name(), preferences.get(i));
-            if (preferences.get(i).isEmpty()
-                    || !variable.shared() && !augment(variable.name(), values, holderOf, new HashSet<>())) {
-                return false;
-            }
-        }
-        return true;
+        return matchable(0, preferences::get);
     }
 
     private boolean extend(int index) {
@@ -108,21 +98,26 @@ final class BindingSearch {
      * variables left is checked only once one of them is bound.
      */
     private boolean restCanBeBound(int index) {
-        Map<String, List<String>> allowedValues = new HashMap<>();
+        return matchable(index, i -> preferences.get(i).stream()
+                .filter(value -> allowed(order.get(i), value))
+                .toList());
+    }
+
+    /**
+     * Whether the variables from {@code from} on can all take one of their {@code values}: each shared one some value,
+     * the others distinct ones (augmenting paths).
+     */
+    private boolean matchable(int from, IntFunction<List<String>> values) {
+        Map<String, List<String>> valuesByName = new HashMap<>();
         Map<String, String> holderOf = new HashMap<>();
-        for (int i = index; i < order.size(); i++) {
+        for (int i = from; i < order.size(); i++) {
             QueryModel.Variable variable = order.get(i);
-            List<String> values = new ArrayList<>();
-            for (String value : preferences.get(i)) {
-                if (allowed(variable, value)) {
-                    values.add(value);
-                }
-            }
-            if (values.isEmpty()) {
+            List<String> own = values.apply(i);
+            if (own.isEmpty()) {
                 return false;
             }
-            allowedValues.put(variable.name(), values);
-            if (!variable.shared() && !augment(variable.name(), allowedValues, holderOf, new HashSet<>())) {
+            valuesByName.put(variable.name(), own);
+            if (!variable.shared() && !augment(variable.name(), valuesByName, holderOf, new HashSet<>())) {
                 return false;
             }
         }

@@ -106,12 +106,10 @@ public final class PacketSimulator {
             }
             return parse(new String(results, StandardCharsets.US_ASCII).lines().toList());
         } finally {
-            if (process != null) {
-                if (process.isAlive()) {
-                    // A wrapper script as the simulator (packet.simulator) would leave its children running.
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                }
+            if (process != null && process.isAlive()) {
+                // A wrapper script as the simulator (packet.simulator) would leave its children running.
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
             }
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
