@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -45,7 +46,10 @@ import org.cloudtalk.server.eval.packet.PacketSettings;
 import org.cloudtalk.server.eval.packet.SimulatorUnavailableException;
 import org.cloudtalk.server.eval.refined.RefinedEvaluator;
 import org.cloudtalk.server.state.ClusterState;
+import org.cloudtalk.server.state.HostLoad;
 import org.cloudtalk.server.status.StatusSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers one query (admitted already, see {@link Admission}): parse and validate, check the tenant's limits, sample the candidates if there are many, gather
@@ -55,6 +59,8 @@ import org.cloudtalk.server.status.StatusSource;
  * <p>Concurrency: thread-safe; every piece of shared state (reservations, rate limiter, status sources) is.
  */
 public final class QueryService {
+    private static final Logger log = LoggerFactory.getLogger(QueryService.class);
+
     /** How to answer: which evaluator, dynamic or static information, and the deadline. */
     public record Options(
             String tenant, EvaluatorName evaluator, boolean staticInfo, Duration timeout, boolean explain) {
@@ -277,6 +283,19 @@ public final class QueryService {
                     && lastAttempt(attempt, deadline.remaining().toNanos(), System.nanoTime() - evaluationStart)
                     && reservations.reserve(load, held, true);
             if (reserved || forced) {
+                if (log.isDebugEnabled()) {
+                    log.debug(
+                            "answered {} ({}, attempt {}{}): {}; status {} of {} answered, {} reused; load seen {}",
+                            options.tenant(),
+                            options.evaluator().wireName(),
+                            attempt,
+                            forced ? ", reserved without a clean re-check" : "",
+                            evaluation.binding().values(),
+                            gathered.answered(),
+                            gathered.asked(),
+                            gathered.reused(),
+                            loadSeen(hostKeys, state, held));
+                }
                 return new Answer(
                         evaluation.binding(),
                         options.evaluator(),
@@ -395,6 +414,36 @@ public final class QueryService {
             }
         }
         return ordered;
+    }
+
+    /**
+     * What the answer rested on, per host, for the debug log: use over capacity in Mbit/s (receive, transmit) and MB/s
+     * (disk read, write), as the heuristic saw it (reservations counted), and the reserved share of it.
+     */
+    private static String loadSeen(List<String> hosts, ClusterState state, Reservations.Snapshot held) {
+        StringBuilder seen = new StringBuilder();
+        for (String host : hosts) {
+            HostLoad load = state.load(host);
+            ReservedLoad reserved = held.loads().getOrDefault(host, ReservedLoad.NONE);
+            seen.append(seen.isEmpty() ? "" : "; ")
+                    .append(host)
+                    .append(String.format(
+                            Locale.ROOT,
+                            " rx %.0f/%.0f tx %.0f/%.0f Mbit/s disk r %.0f/%.0f w %.0f/%.0f MB/s",
+                            load.rxUse() * 8e-6,
+                            load.rxCapacity() * 8e-6,
+                            load.txUse() * 8e-6,
+                            load.txCapacity() * 8e-6,
+                            load.diskReadUse() * 1e-6,
+                            load.diskReadCapacity() * 1e-6,
+                            load.diskWriteUse() * 1e-6,
+                            load.diskWriteCapacity() * 1e-6));
+            if (!reserved.equals(ReservedLoad.NONE)) {
+                seen.append(String.format(
+                        Locale.ROOT, " (reserved rx %.0f tx %.0f Mbit/s)", reserved.rx() * 8e-6, reserved.tx() * 8e-6));
+            }
+        }
+        return seen.toString();
     }
 
     /** Every host the query names: literal endpoints and candidates. */

@@ -109,7 +109,13 @@ public final class ServerProcess implements AutoCloseable {
                         "server",
                         "128m",
                         ServerMain.class.getName(),
-                        List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                        // Each answer with the loads it rested on (QueryService at debug): what a run's post-mortem
+                        // needs to tell a wrong choice from a forced one.
+                        List.of(
+                                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                                "-Dorg.slf4j.simpleLogger.log.org.cloudtalk.server.query.QueryService=debug",
+                                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
                         List.of("--config", config.toString()));
         ServerProcess server = new ServerProcess(testbed, process, uri, config, query);
         try {

@@ -156,6 +156,7 @@ public final class HdfsCluster implements AutoCloseable {
                         "--namenode", uri().toString(),
                         "--name", job.name(),
                         "--paths", paths.toString(),
+                        "--warm-up", job.warmUp(),
                         "--reads", Integer.toString(job.reads()),
                         "--min-pause-ms", Long.toString(job.minPause().toMillis()),
                         "--max-pause-ms", Long.toString(job.maxPause().toMillis()),

@@ -20,14 +20,14 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
  * for each the time from open to the end of close and the DataNode it read from. A failed read is recorded with its
  * error and the next file is read. The CSV appears (atomically) only when every read has been tried.
  *
- * <p>{@code --namenode URI --name NAME --paths FILE (one HDFS path per line) --reads N --min-pause-ms A
- * --max-pause-ms B --seed S --out CSV}. Exit 0 when the CSV is written (whatever the reads' outcome), 64 for bad
+ * <p>{@code --namenode URI --name NAME --paths FILE (one HDFS path per line) --warm-up PATH --reads N
+ * --min-pause-ms A --max-pause-ms B --seed S --out CSV}. Exit 0 when the CSV is written (whatever the reads' outcome), 64 for bad
  * arguments, 1 otherwise.
  */
 public final class HdfsReaderMain {
     private static final int BUFFER = 64 * 1024;
     private static final List<String> REQUIRED =
-            List.of("namenode", "name", "paths", "reads", "min-pause-ms", "max-pause-ms", "seed", "out");
+            List.of("namenode", "name", "paths", "warm-up", "reads", "min-pause-ms", "max-pause-ms", "seed", "out");
 
     private HdfsReaderMain() {}
 
@@ -45,14 +45,15 @@ public final class HdfsReaderMain {
                     Files.readAllLines(Path.of(options.get("paths"))).stream()
                             .filter(line -> !line.isBlank())
                             .toList(),
+                    options.get("warm-up"),
                     options.integer("reads"),
                     options.millis("min-pause-ms"),
                     options.millis("max-pause-ms"),
                     options.number("seed"));
         } catch (IOException | RuntimeException e) {
             err.println("hdfs reader: " + e.getMessage());
-            err.println("usage: --namenode URI --name NAME --paths FILE --reads N --min-pause-ms A --max-pause-ms B"
-                    + " --seed S --out CSV");
+            err.println("usage: --namenode URI --name NAME --paths FILE --warm-up PATH --reads N --min-pause-ms A"
+                    + " --max-pause-ms B --seed S --out CSV");
             return 64;
         }
         try {
@@ -72,8 +73,7 @@ public final class HdfsReaderMain {
         List<String> lines = new ArrayList<>(List.of(FileRead.CSV_HEADER));
         try (FileSystem fs = FileSystem.newInstance(nameNode, conf)) {
             // As for writes: the first read of a JVM pays for the connection, class loading and the JIT.
-            try (FSDataInputStream in =
-                    fs.open(new org.apache.hadoop.fs.Path(job.paths().get(0)))) {
+            try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(job.warmUp()))) {
                 in.read(buffer, 0, BUFFER);
             }
             for (int i = 0; i < job.reads(); i++) {

@@ -76,6 +76,7 @@ class HdfsReadOnTestbedTest {
                                 new ReadJob(
                                         "mixed",
                                         List.copyOf(byPath.keySet()),
+                                        mixed.get(0).path(),
                                         READS,
                                         Duration.ofMillis(50),
                                         Duration.ofMillis(150),

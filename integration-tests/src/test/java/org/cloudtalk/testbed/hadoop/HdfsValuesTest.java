@@ -49,15 +49,17 @@ class HdfsValuesTest {
 
     @Test
     void badReadJobsAreRefusedWithTheValue() {
-        assertThatThrownBy(() -> new ReadJob("a", List.of(), 1, Duration.ZERO, Duration.ZERO, 1))
+        assertThatThrownBy(() -> new ReadJob("a", List.of(), "/w", 1, Duration.ZERO, Duration.ZERO, 1))
                 .isInstanceOf(TestbedException.class)
                 .hasMessageStartingWith("Invalid value [] for paths");
-        assertThatThrownBy(() -> new ReadJob("a", List.of("relative"), 1, Duration.ZERO, Duration.ZERO, 1))
+        assertThatThrownBy(() -> new ReadJob("a", List.of("relative"), "/w", 1, Duration.ZERO, Duration.ZERO, 1))
                 .hasMessageStartingWith("Invalid value [relative] for paths");
-        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), 0, Duration.ZERO, Duration.ZERO, 1))
+        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), "/w", 0, Duration.ZERO, Duration.ZERO, 1))
                 .hasMessageStartingWith("Invalid value 0 for reads");
-        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), 1, Duration.ofSeconds(1), Duration.ZERO, 1))
+        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), "/w", 1, Duration.ofSeconds(1), Duration.ZERO, 1))
                 .hasMessageStartingWith("Invalid value PT1S-PT0S for pause");
+        assertThatThrownBy(() -> new ReadJob("a", List.of("/f"), "w", 1, Duration.ZERO, Duration.ZERO, 1))
+                .hasMessageStartingWith("Invalid value w for warm-up path");
     }
 
     @Test
@@ -77,6 +79,8 @@ class HdfsValuesTest {
             "a",
             "--paths",
             temp.resolve("none").toString(),
+            "--warm-up",
+            "/w",
             "--reads",
             "1",
             "--min-pause-ms",

@@ -20,14 +20,16 @@ import org.cloudtalk.lang.build.QueryBuilder;
 
 /**
  * Asks CloudTalk the §5.3 replica-read query — which replica should read the block from its disk and send it to the
- * reader — and turns the answer into an order over the replicas.
+ * reader — and turns the answer into an order over the replicas; once per reader and replica set in one NameNode RPC
+ * ({@link CallOrders}).
  *
- * <p>Concurrency: thread-safe (no mutable state of its own).
+ * <p>Concurrency: thread-safe (its per-RPC orders are per thread).
  */
 final class ReadRanker {
     private final HintClient hints;
     private final Endpoints endpoints;
     private final long blockBytes;
+    private final CallOrders callOrders = new CallOrders();
 
     ReadRanker(HintClient hints, Endpoints endpoints, long blockBytes) {
         this.hints = requireNonNull(hints, "hints is null");
@@ -60,15 +62,21 @@ final class ReadRanker {
         if (candidates.size() < 2) {
             return Optional.empty();
         }
+        return callOrders
+                .order(client.get(), candidates, () -> ask(client.get(), candidates))
+                .map(this::comparator);
+    }
+
+    private Optional<List<String>> ask(String client, Set<String> candidates) {
         Query query;
         try {
-            query = QueryBuilder.replicaRead(List.copyOf(candidates), client.get(), blockBytes)
+            query = QueryBuilder.replicaRead(List.copyOf(candidates), client, blockBytes)
                     .build();
         } catch (QueryException e) {
             hints.fallback(Fallback.ERROR, "cannot build the read query: " + e.getMessage());
             return Optional.empty();
         }
-        return hints.preferenceOrder(query, candidates).map(this::comparator);
+        return hints.preferenceOrder(query, candidates);
     }
 
     private Comparator<Node> comparator(List<String> order) {
